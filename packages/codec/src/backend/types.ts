@@ -1,0 +1,32 @@
+/**
+ * What the codec needs from a runtime. Two implementations exist: `node:crypto` (fast, sync under
+ * the hood) and WebCrypto (everywhere else). The content-encryption logic stays in one place
+ * (`cbc-hmac.ts`) and only calls these primitives, so both back ends behave identically.
+ */
+export interface CryptoBackend {
+  readonly name: 'node' | 'webcrypto';
+  /** Imports the two halves of a 32-byte A128CBC-HS256 key once, for reuse across calls. */
+  prepareKey(key: Uint8Array): PreparedKey | Promise<PreparedKey>;
+  randomBytes(length: number): Uint8Array;
+  /** HMAC-SHA-256 over the concatenation of `parts` with the MAC half of the key. */
+  hmacSha256(key: PreparedKey, parts: readonly Uint8Array[]): Promise<Uint8Array>;
+  /** AES-128-CBC with PKCS#7 padding, using the encryption half of the key. */
+  aesCbcEncrypt(key: PreparedKey, iv: Uint8Array, plaintext: Uint8Array): Promise<Uint8Array>;
+  /** Throws on bad padding; callers turn every throw into the one decryption error. */
+  aesCbcDecrypt(key: PreparedKey, iv: Uint8Array, ciphertext: Uint8Array): Promise<Uint8Array>;
+  /** Compares two equal-length byte strings without data-dependent timing. */
+  constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean;
+  encodeBase64Url(bytes: Uint8Array): string;
+  decodeBase64Url(text: string, what: string): Uint8Array;
+  encodeBase64(bytes: Uint8Array): string;
+  decodeBase64(text: string, what: string): Uint8Array;
+  /** ASCII/latin1 string to bytes, used for the AAD and JSON framing. */
+  latin1Bytes(text: string): Uint8Array;
+  utf8Bytes(text: string): Uint8Array;
+}
+
+/** Opaque per-back-end key material; created by `prepareKey`. */
+export interface PreparedKey {
+  readonly macKey: unknown;
+  readonly encKey: unknown;
+}

@@ -1,0 +1,93 @@
+import { decodeBase64, decodeBase64Url, encodeBase64, encodeBase64Url } from '../encoding/portable-base64.js';
+import type { CryptoBackend, PreparedKey } from './types.js';
+
+interface WebKey extends PreparedKey {
+  readonly macKey: CryptoKey;
+  readonly encKey: CryptoKey;
+}
+
+function subtle(): SubtleCrypto {
+  const api = globalThis.crypto?.subtle;
+  if (!api) throw new Error('WebCrypto (globalThis.crypto.subtle) is not available in this runtime.');
+  return api;
+}
+
+// importKey is asynchronous and comparatively slow; a small cache keeps repeated calls cheap.
+const KEY_CACHE_LIMIT = 64;
+const keyCache = new Map<string, Promise<WebKey>>();
+
+function cacheId(key: Uint8Array): string {
+  let id = '';
+  for (const byte of key) id += String.fromCharCode(byte);
+  return id;
+}
+
+async function importKey(key: Uint8Array): Promise<WebKey> {
+  const [macKey, encKey] = await Promise.all([
+    subtle().importKey('raw', key.slice(0, 16), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']),
+    subtle().importKey('raw', key.slice(16, 32), { name: 'AES-CBC' }, false, ['encrypt', 'decrypt']),
+  ]);
+  return { macKey, encKey };
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+const utf8 = new TextEncoder();
+
+export const webBackend: CryptoBackend = {
+  name: 'webcrypto',
+  prepareKey(key) {
+    const id = cacheId(key);
+    let prepared = keyCache.get(id);
+    if (!prepared) {
+      if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.delete(keyCache.keys().next().value as string);
+      prepared = importKey(key);
+      keyCache.set(id, prepared);
+      prepared.catch(() => keyCache.delete(id));
+    }
+    return prepared;
+  },
+  randomBytes: (length) => globalThis.crypto.getRandomValues(new Uint8Array(length)),
+  async hmacSha256(key, parts) {
+    const mac = await subtle().sign('HMAC', (key as WebKey).macKey, concat(parts) as Uint8Array<ArrayBuffer>);
+    return new Uint8Array(mac);
+  },
+  async aesCbcEncrypt(key, iv, plaintext) {
+    const params = { name: 'AES-CBC', iv: iv as Uint8Array<ArrayBuffer> };
+    return new Uint8Array(
+      await subtle().encrypt(params, (key as WebKey).encKey, plaintext as Uint8Array<ArrayBuffer>),
+    );
+  },
+  async aesCbcDecrypt(key, iv, ciphertext) {
+    const params = { name: 'AES-CBC', iv: iv as Uint8Array<ArrayBuffer> };
+    return new Uint8Array(
+      await subtle().decrypt(params, (key as WebKey).encKey, ciphertext as Uint8Array<ArrayBuffer>),
+    );
+  },
+  constantTimeEqual(a, b) {
+    if (a.length !== b.length) return false;
+    let diff = 0;
+    for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+    return diff === 0;
+  },
+  encodeBase64Url,
+  decodeBase64Url,
+  encodeBase64,
+  decodeBase64,
+  latin1Bytes(text) {
+    const out = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+    return out;
+  },
+  utf8Bytes: (text) => utf8.encode(text),
+};

@@ -1,0 +1,73 @@
+import { Buffer } from 'node:buffer';
+import { invalid } from '../errors.js';
+
+/*
+ * Buffer's decoder is fast but lenient: it skips whitespace and unknown characters, accepts both
+ * alphabets and ignores padding and trailing bits. We keep its speed and add back strictness with
+ * checks that cost a few memchr-like scans: the decoded length must be exactly what the text length
+ * implies (any skipped character shortens it), the other alphabet's characters must be absent, and
+ * the last character must carry no trailing bits.
+ */
+
+const URL_VALUES = new Int8Array(128).fill(-1);
+for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].entries()) {
+  URL_VALUES[c.charCodeAt(0)] = i;
+}
+const STD_VALUES = new Int8Array(128).fill(-1);
+for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].entries()) {
+  STD_VALUES[c.charCodeAt(0)] = i;
+}
+
+function trailingBitsClear(text: string, dataLength: number, values: Int8Array): boolean {
+  const rest = dataLength % 4;
+  if (rest === 0) return true;
+  const c = text.charCodeAt(dataLength - 1);
+  const v = c < 128 ? values[c]! : -1;
+  return v >= 0 && (v & (rest === 2 ? 15 : 3)) === 0;
+}
+
+export function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+export function encodeBase64Url(bytes: Uint8Array): string {
+  return toBuffer(bytes).toString('base64url');
+}
+
+export function encodeBase64(bytes: Uint8Array): string {
+  return toBuffer(bytes).toString('base64');
+}
+
+export function decodeBase64Url(text: string, what: string): Uint8Array {
+  const length = text.length;
+  if (length % 4 === 1)
+    throw invalid(`${what} has an impossible length for base64url (${length} characters).`);
+  const out = Buffer.from(text, 'base64url');
+  const expected = Math.floor((length * 3) / 4);
+  if (out.length !== expected || text.indexOf('+') !== -1 || text.indexOf('/') !== -1) {
+    throw invalid(`${what} is not base64url: use the URL-safe alphabet without padding or whitespace.`);
+  }
+  if (!trailingBitsClear(text, length, URL_VALUES)) {
+    throw invalid(`${what} is not canonical base64url: its last character has non-zero trailing bits.`);
+  }
+  return out;
+}
+
+export function decodeBase64(text: string, what: string): Uint8Array {
+  const length = text.length;
+  if (length % 4 !== 0)
+    throw invalid(`${what} is not padded base64 (length ${length} is not a multiple of 4).`);
+  let data = length;
+  if (text.charCodeAt(length - 1) === 61) data -= text.charCodeAt(length - 2) === 61 ? 2 : 1;
+  const out = Buffer.from(text, 'base64');
+  const firstPad = text.indexOf('=');
+  const padMisplaced = firstPad !== -1 && firstPad < data;
+  const wrongAlphabet = text.indexOf('-') !== -1 || text.indexOf('_') !== -1;
+  if (out.length !== Math.floor((data * 3) / 4) || wrongAlphabet || padMisplaced) {
+    throw invalid(`${what} is not standard base64: use the +/ alphabet with = padding and no whitespace.`);
+  }
+  if (!trailingBitsClear(text, data, STD_VALUES)) {
+    throw invalid(`${what} is not canonical base64: its last character has non-zero trailing bits.`);
+  }
+  return out;
+}

@@ -1,0 +1,40 @@
+import type { CryptoBackend } from './backend/types.js';
+import { invalid } from './errors.js';
+import { decodeUtf8 } from './header.js';
+import { parseStrictJsonObject } from './strict-json.js';
+
+/*
+ * An encrypted upload's plaintext is `{"file": "<standard base64 of the bytes>"}` (spec 2.3).
+ * We write it without spaces; we read any JSON spelling of it, with a fast path for the common
+ * shapes so that multi-megabyte payloads skip JSON.parse.
+ */
+
+const PREFIXES = ['{"file":"', '{"file": "'];
+const SUFFIX = '"}';
+
+export function buildFilePayload(backend: CryptoBackend, bytes: Uint8Array): Uint8Array {
+  return backend.latin1Bytes(`${PREFIXES[0]}${backend.encodeBase64(bytes)}${SUFFIX}`);
+}
+
+function latin1(bytes: Uint8Array): string {
+  // TextDecoder('latin1') is windows-1252 per the Encoding spec; for the ASCII we need it is identical.
+  return new TextDecoder('latin1').decode(bytes);
+}
+
+export function parseFilePayload(backend: CryptoBackend, payload: Uint8Array): Uint8Array {
+  const text = latin1(payload);
+  for (const prefix of PREFIXES) {
+    if (text.startsWith(prefix) && text.endsWith(SUFFIX)) {
+      const body = text.slice(prefix.length, text.length - SUFFIX.length);
+      if (body.indexOf('"') === -1 && body.indexOf('\\') === -1) {
+        return backend.decodeBase64(body, 'The "file" member');
+      }
+    }
+  }
+  const value = parseStrictJsonObject(decodeUtf8(payload, 'The decrypted payload'), 'The decrypted payload');
+  const names = Object.keys(value);
+  if (names.length !== 1 || typeof value.file !== 'string') {
+    throw invalid('The decrypted payload is not a file payload: expected exactly {"file": "<base64>"}.');
+  }
+  return backend.decodeBase64(value.file, 'The "file" member');
+}

@@ -1,0 +1,12 @@
+// Everything that does not depend on the crypto back end; both entry points re-export it.
+export type {
+  DecryptOptions,
+  DecryptResult,
+  EncryptOptions,
+  HeaderSource,
+  MissingProtectedPolicy,
+} from './codec.js';
+export { type Envelope, type EnvelopeInput, fromCompact, parseEnvelope, toCompact } from './envelope.js';
+export { isJweError, JweError, type JweErrorCode } from './errors.js';
+export { ALG, ENC, type JoseHeader, PROTECTED_COMPACT, PROTECTED_SPACED } from './header.js';
+export { deriveKey, type KeyInput, type KeyResolver, keyring } from './key.js';

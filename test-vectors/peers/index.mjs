@@ -1,0 +1,2 @@
+export * from './jose-c.mjs';
+export * from './jwcrypto.mjs';
