@@ -1,0 +1,38 @@
+// Small helpers shared by the suites: timing loops, formatting and the report line.
+
+/** Runs `fn` repeatedly for about `ms` milliseconds (after a warm-up) and returns calls per second. */
+export async function opsPerSecond(fn, ms = 1500) {
+  const warmUntil = performance.now() + Math.min(300, ms / 4);
+  while (performance.now() < warmUntil) await fn();
+  let count = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < ms) {
+    await fn();
+    count++;
+    now = performance.now();
+  }
+  return count / ((now - start) / 1000);
+}
+
+/** Interleaves two measurements in rounds so that machine noise hits both alike; returns medians. */
+export async function compare(ours, reference, { ms = 1500, rounds = 3 } = {}) {
+  const a = [];
+  const b = [];
+  for (let i = 0; i < rounds; i++) {
+    a.push(await opsPerSecond(ours, ms / rounds));
+    b.push(await opsPerSecond(reference, ms / rounds));
+  }
+  const median = (xs) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  return { ours: median(a), reference: median(b) };
+}
+
+export const formatOps = (n) => `${n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(1)} ops/s`;
+export const formatMBps = (bytesPerSecond) => `${(bytesPerSecond / 1e6).toFixed(0)} MB/s`;
+export const formatRatio = (r) => `${r.toFixed(1)}x`;
+export const formatMiB = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
+/** Prints the suite's report as the last stdout line, where bench/run.mjs reads it. */
+export function report(title, rows) {
+  process.stdout.write(`\n${JSON.stringify({ title, rows })}\n`);
+}
