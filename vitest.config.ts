@@ -12,5 +12,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // CI asks for a JSON report (VITEST_JSON=path) to count passed and failed tests across runs.
+    reporters: process.env.VITEST_JSON
+      ? ['default', ['json', { outputFile: process.env.VITEST_JSON }]]
+      : ['default'],
   },
 });

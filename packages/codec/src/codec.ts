@@ -1,4 +1,4 @@
-import type { CryptoBackend } from './backend/types.js';
+import type { CryptoBackend, PreparedKey } from './backend/types.js';
 import { IV_BYTES, open, seal } from './cbc-hmac.js';
 import { type Envelope, type EnvelopeInput, readEnvelope } from './envelope.js';
 import { invalid } from './errors.js';
@@ -90,15 +90,33 @@ async function resolveKey(
   key: KeyInput | KeyResolver,
   kid: string | undefined,
   header: JoseHeader,
-): Promise<Uint8Array> {
-  if (typeof key !== 'function') return keyBytes(key);
+): Promise<KeyInput> {
+  if (typeof key !== 'function') return key;
   const resolved = await key(kid, header);
   if (resolved === undefined) throw unknownKid(kid);
-  return keyBytes(resolved);
+  return resolved;
 }
+
+const PREPARED_CACHE_LIMIT = 64;
 
 /** The codec bound to one crypto back end; the package entry points bind it to node:crypto or WebCrypto. */
 export function bindCodec(backend: CryptoBackend) {
+  // Deriving and importing a key costs more than encrypting 1 KiB; most apps use a handful of
+  // shared-key strings, so remember the prepared form of recent ones.
+  const preparedByString = new Map<string, PreparedKey | Promise<PreparedKey>>();
+  const prepare = (key: KeyInput): PreparedKey | Promise<PreparedKey> => {
+    if (typeof key !== 'string') return backend.prepareKey(keyBytes(key));
+    let prepared = preparedByString.get(key);
+    if (prepared === undefined) {
+      prepared = backend.prepareKey(keyBytes(key));
+      if (preparedByString.size >= PREPARED_CACHE_LIMIT) {
+        preparedByString.delete(preparedByString.keys().next().value as string);
+      }
+      preparedByString.set(key, prepared);
+    }
+    return prepared;
+  };
+
   const aadBytes = (protectedText: string, aad: string | undefined) =>
     backend.latin1Bytes(aad === undefined ? protectedText : `${protectedText}.${aad}`);
   const defaultAad = aadBytes(PROTECTED_COMPACT, undefined);
@@ -111,7 +129,7 @@ export function bindCodec(backend: CryptoBackend) {
     const bytes = typeof plaintext === 'string' ? backend.utf8Bytes(plaintext) : plaintext;
     if (!(bytes instanceof Uint8Array))
       throw new TypeError('encrypt: plaintext must be a Uint8Array or a string.');
-    const prepared = await backend.prepareKey(keyBytes(key));
+    const prepared = await prepare(key);
     const iv = options.unsafeFixedIv ?? backend.randomBytes(IV_BYTES);
     if (iv.length !== IV_BYTES) throw new TypeError(`encrypt: the IV must be ${IV_BYTES} bytes.`);
     const { ciphertext, tag } = await seal(backend, prepared, iv, bytes, defaultAad);
@@ -166,7 +184,7 @@ export function bindCodec(backend: CryptoBackend) {
     const tag = backend.decodeBase64Url(envelope.tag, 'The "tag" member');
     if (envelope.aad !== undefined) backend.decodeBase64Url(envelope.aad, 'The "aad" member');
 
-    const prepared = await backend.prepareKey(await resolveKey(key, kid, header));
+    const prepared = await prepare(await resolveKey(key, kid, header));
     const candidates = hasProtected
       ? [envelope.protected!]
       : policy === 'rfc'

@@ -13,16 +13,11 @@ const PREFIXES = ['{"file":"', '{"file": "'];
 const SUFFIX = '"}';
 
 export function buildFilePayload(backend: CryptoBackend, bytes: Uint8Array): Uint8Array {
-  return backend.latin1Bytes(`${PREFIXES[0]}${backend.encodeBase64(bytes)}${SUFFIX}`);
-}
-
-function latin1(bytes: Uint8Array): string {
-  // TextDecoder('latin1') is windows-1252 per the Encoding spec; for the ASCII we need it is identical.
-  return new TextDecoder('latin1').decode(bytes);
+  return backend.latin1Bytes(PREFIXES[0]!, backend.encodeBase64(bytes), SUFFIX);
 }
 
 export function parseFilePayload(backend: CryptoBackend, payload: Uint8Array): Uint8Array {
-  const text = latin1(payload);
+  const text = backend.latin1String(payload);
   for (const prefix of PREFIXES) {
     if (text.startsWith(prefix) && text.endsWith(SUFFIX)) {
       const body = text.slice(prefix.length, text.length - SUFFIX.length);

@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomFillSync, timingSafeEqual } from 'node:crypto';
 import {
   decodeBase64,
   decodeBase64Url,
@@ -14,6 +14,32 @@ interface NodeKey extends PreparedKey {
   readonly encKey: Buffer;
 }
 
+// randomBytes(16) costs a few microseconds per call; drawing IVs from a refilled pool of CSPRNG
+// output costs almost nothing, and every byte is still used once only.
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
+function pooledRandomBytes(length: number): Buffer {
+  if (length > POOL_BYTES) return randomFillSync(Buffer.allocUnsafe(length));
+  if (poolOffset + length > pool.length) {
+    pool = randomFillSync(Buffer.allocUnsafe(POOL_BYTES));
+    poolOffset = 0;
+  }
+  const out = Buffer.from(pool.subarray(poolOffset, poolOffset + length));
+  poolOffset += length;
+  return out;
+}
+
+/** PKCS#7 unpadding; only ever reached after the tag has verified. */
+function unpad(block: Buffer): Buffer {
+  const pad = block[block.length - 1] ?? 0;
+  if (pad < 1 || pad > 16 || pad > block.length) throw new Error('bad padding');
+  for (let i = block.length - pad; i < block.length; i++)
+    if (block[i] !== pad) throw new Error('bad padding');
+  return block.subarray(0, block.length - pad);
+}
+
 /*
  * node:crypto does the work synchronously in OpenSSL, which for envelopes up to a few MiB is much
  * faster than WebCrypto's thread-pool round trips. The methods stay async to share one contract.
@@ -24,7 +50,7 @@ export const nodeBackend: CryptoBackend = {
     const bytes = Buffer.from(key);
     return { macKey: bytes.subarray(0, 16), encKey: bytes.subarray(16, 32) } satisfies NodeKey;
   },
-  randomBytes: (length) => randomBytes(length),
+  randomBytes: pooledRandomBytes,
   async hmacSha256(key, parts) {
     const hmac = createHmac('sha256', (key as NodeKey).macKey);
     for (const part of parts) hmac.update(part);
@@ -37,17 +63,28 @@ export const nodeBackend: CryptoBackend = {
     return tail.length === 0 ? head : Buffer.concat([head, tail], head.length + tail.length);
   },
   async aesCbcDecrypt(key, iv, ciphertext) {
-    const decipher = createDecipheriv('aes-128-cbc', (key as NodeKey).encKey, iv);
-    const head = decipher.update(ciphertext);
-    const tail = decipher.final();
-    return tail.length === 0 ? head : Buffer.concat([head, tail], head.length + tail.length);
+    // Unpadding ourselves avoids the copy that joining update() and final() output would cost.
+    const decipher = createDecipheriv('aes-128-cbc', (key as NodeKey).encKey, iv).setAutoPadding(false);
+    const blocks = decipher.update(ciphertext);
+    decipher.final();
+    return unpad(blocks);
   },
   constantTimeEqual: (a, b) => a.length === b.length && timingSafeEqual(a, b),
   encodeBase64Url,
   decodeBase64Url,
   encodeBase64,
   decodeBase64,
-  latin1Bytes: (text) => Buffer.from(text, 'latin1'),
+  latin1Bytes(...texts) {
+    if (texts.length === 1) return Buffer.from(texts[0]!, 'latin1');
+    // Writing the parts into one buffer avoids flattening a large concatenated string first.
+    let length = 0;
+    for (const text of texts) length += text.length;
+    const out = Buffer.allocUnsafe(length);
+    let offset = 0;
+    for (const text of texts) offset += out.write(text, offset, 'latin1');
+    return out;
+  },
+  latin1String: (bytes, start = 0, end = bytes.length) => toBuffer(bytes).toString('latin1', start, end),
   utf8Bytes: (text) => Buffer.from(text, 'utf8'),
 };
 

@@ -20,8 +20,10 @@ export interface CryptoBackend {
   decodeBase64Url(text: string, what: string): Uint8Array;
   encodeBase64(bytes: Uint8Array): string;
   decodeBase64(text: string, what: string): Uint8Array;
-  /** ASCII/latin1 string to bytes, used for the AAD and JSON framing. */
-  latin1Bytes(text: string): Uint8Array;
+  /** Latin-1 strings to one byte array (used for the AAD and the file payload's JSON framing). */
+  latin1Bytes(...texts: string[]): Uint8Array;
+  /** Bytes to a Latin-1 string, one character per byte (a view for ASCII payloads). */
+  latin1String(bytes: Uint8Array, start?: number, end?: number): string;
   utf8Bytes(text: string): Uint8Array;
 }
 

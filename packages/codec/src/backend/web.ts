@@ -84,10 +84,22 @@ export const webBackend: CryptoBackend = {
   decodeBase64Url,
   encodeBase64,
   decodeBase64,
-  latin1Bytes(text) {
-    const out = new Uint8Array(text.length);
-    for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+  latin1Bytes(...texts) {
+    let length = 0;
+    for (const text of texts) length += text.length;
+    const out = new Uint8Array(length);
+    let offset = 0;
+    for (const text of texts) {
+      for (let i = 0; i < text.length; i++) out[offset++] = text.charCodeAt(i);
+    }
     return out;
+  },
+  latin1String(bytes, start = 0, end = bytes.length) {
+    const parts: string[] = [];
+    for (let i = start; i < end; i += 8192) {
+      parts.push(String.fromCharCode(...bytes.subarray(i, Math.min(end, i + 8192))));
+    }
+    return parts.join('');
   },
   utf8Bytes: (text) => utf8.encode(text),
 };
