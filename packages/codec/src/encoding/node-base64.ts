@@ -4,10 +4,15 @@ import { invalid } from '../errors.js';
 /*
  * Buffer's decoder is fast but lenient: it skips whitespace and unknown characters, accepts both
  * alphabets and ignores padding and trailing bits. We keep its speed and add back strictness with
- * checks that cost a few memchr-like scans: the decoded length must be exactly what the text length
- * implies (any skipped character shortens it), the other alphabet's characters must be absent, and
- * the last character must carry no trailing bits.
+ * checks that cost a few memchr-like scans: the text must be ASCII (Buffer keeps only the low byte
+ * of wider UTF-16 units, so "\u0142" would read as "B"), the decoded length must be exactly what the
+ * text length implies (any skipped character shortens it), the other alphabet's characters must be
+ * absent, and the last character must carry no trailing bits.
  */
+
+function isAscii(text: string): boolean {
+  return Buffer.byteLength(text, 'utf8') === text.length;
+}
 
 const URL_VALUES = new Int8Array(128).fill(-1);
 for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].entries()) {
@@ -44,7 +49,7 @@ export function decodeBase64Url(text: string, what: string): Uint8Array {
     throw invalid(`${what} has an impossible length for base64url (${length} characters).`);
   const out = Buffer.from(text, 'base64url');
   const expected = Math.floor((length * 3) / 4);
-  if (out.length !== expected || text.indexOf('+') !== -1 || text.indexOf('/') !== -1) {
+  if (out.length !== expected || text.indexOf('+') !== -1 || text.indexOf('/') !== -1 || !isAscii(text)) {
     throw invalid(`${what} is not base64url: use the URL-safe alphabet without padding or whitespace.`);
   }
   if (!trailingBitsClear(text, length, URL_VALUES)) {
@@ -63,7 +68,7 @@ export function decodeBase64(text: string, what: string): Uint8Array {
   const firstPad = text.indexOf('=');
   const padMisplaced = firstPad !== -1 && firstPad < data;
   const wrongAlphabet = text.indexOf('-') !== -1 || text.indexOf('_') !== -1;
-  if (out.length !== Math.floor((data * 3) / 4) || wrongAlphabet || padMisplaced) {
+  if (out.length !== Math.floor((data * 3) / 4) || wrongAlphabet || padMisplaced || !isAscii(text)) {
     throw invalid(`${what} is not standard base64: use the +/ alphabet with = padding and no whitespace.`);
   }
   if (!trailingBitsClear(text, data, STD_VALUES)) {
