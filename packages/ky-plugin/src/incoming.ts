@@ -1,0 +1,95 @@
+import { decrypt, isJweError } from '@jwe-transport/codec';
+import { JweResponseError } from './errors.js';
+import { isJsonMediaType, saysJwe } from './media-type.js';
+import type { ResolvedOptions, ResponseMode } from './options.js';
+import { isEnvelopeShaped } from './outgoing.js';
+
+/** Headers that describe the envelope rather than the decrypted body. */
+const ENVELOPE_ONLY_HEADERS = ['content-length', 'content-encoding', 'x-encryption'];
+
+function hasNoBody(response: Response, method: string): boolean {
+  return (
+    response.body === null ||
+    method.toUpperCase() === 'HEAD' ||
+    response.status === 204 ||
+    response.status === 205 ||
+    response.status === 304
+  );
+}
+
+function parseShape(text: string): boolean {
+  if (!text.trimStart().startsWith('{')) return false;
+  try {
+    return isEnvelopeShaped(JSON.parse(text));
+  } catch {
+    return false;
+  }
+}
+
+/** Where a request went, for messages: no query string, which may carry tokens. */
+function describeTarget(method: string, url: string): string {
+  try {
+    const { origin, pathname } = new URL(url);
+    return `${method.toUpperCase()} ${origin}${pathname}`;
+  } catch {
+    return method.toUpperCase();
+  }
+}
+
+function decryptedResponse(original: Response, plaintext: Uint8Array): Response {
+  const headers = new Headers(original.headers);
+  for (const name of ENVELOPE_ONLY_HEADERS) headers.delete(name);
+  const contentType = headers.get('content-type');
+  if (contentType === null || contentType.toLowerCase().includes('jose')) {
+    headers.set('content-type', 'application/json');
+  }
+  const response = new Response(plaintext as Uint8Array<ArrayBuffer>, {
+    status: original.status,
+    statusText: original.statusText,
+    headers,
+  });
+  // A constructed Response has an empty url; keep the real one for callers and error messages.
+  Object.defineProperty(response, 'url', { value: original.url });
+  Object.defineProperty(response, 'redirected', { value: original.redirected });
+  return response;
+}
+
+export interface IncomingContext {
+  method: string;
+  url: string;
+  mode: ResponseMode;
+  options: ResolvedOptions;
+  /** True when `response` may be consumed (ky hands hooks a clone); false to read a clone instead. */
+  consumable: boolean;
+}
+
+/**
+ * Decrypts an envelope response into an ordinary one with the same status and headers, or
+ * returns `undefined` when the response is left as it is.
+ */
+export async function decryptIncoming(
+  response: Response,
+  context: IncomingContext,
+): Promise<Response | undefined> {
+  const { mode, options } = context;
+  if (mode === 'never' || hasNoBody(response, context.method)) return undefined;
+  const marked = saysJwe(response.headers);
+  const mustDecrypt = marked || mode === 'always';
+  if (!mustDecrypt && !isJsonMediaType(response.headers.get('content-type'))) return undefined;
+  const text = await (context.consumable ? response : response.clone()).text();
+  if (text === '' || (!mustDecrypt && !parseShape(text))) return undefined;
+  try {
+    const plaintext = await decrypt(text, options.key, { missingProtected: options.missingProtected });
+    return decryptedResponse(response, plaintext);
+  } catch (error) {
+    if (!isJweError(error)) throw error;
+    throw new JweResponseError(
+      error.code,
+      response.status,
+      response,
+      `The ${response.status} response to ${describeTarget(context.method, context.url)} could not be ` +
+        `decrypted (${error.code}): ${error.message}`,
+      error,
+    );
+  }
+}

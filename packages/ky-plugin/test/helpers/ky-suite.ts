@@ -1,0 +1,248 @@
+// The same behaviour checks for ky 1.x and ky 2.x: each version's test file calls kySuite() with
+// its own ky, so both calling conventions run against the same real server.
+import { createHash, randomBytes } from 'node:crypto';
+import type kyOne from 'ky';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JweRequestError, JweResponseError, jwe } from '../../src/index.js';
+import { joseDecrypt, referenceKey } from './reference-jwe.js';
+import { SHARED_KEY, startTestServer, type TestServer } from './test-server.js';
+
+/** Both generations share this much surface; ky 2.x is cast to ky 1.x's type for it. */
+export type KyLike = typeof kyOne;
+
+const REGISTRATION = '/abdm/na/v1/registration/aadhaar/init';
+const DOCS = '/mr/api/v2/docs';
+const key = referenceKey(SHARED_KEY);
+const decode = async (envelope: unknown) =>
+  JSON.parse(Buffer.from(await joseDecrypt(envelope, key)).toString('utf8')) as unknown;
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+interface Echo {
+  path: string;
+  query: Record<string, string>;
+  encrypted: boolean;
+  json: unknown;
+  file: { size: number; sha256: string } | null;
+  raw: string | null;
+}
+
+async function caught(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+export function kySuite(label: string, ky: KyLike): void {
+  describe(`jwe() with ${label}`, () => {
+    let server: TestServer;
+    let api: KyLike;
+    const at = (path: string) => `${server.url}${path}`;
+    const last = () => server.requests.at(-1)!;
+
+    beforeAll(async () => {
+      server = await startTestServer();
+      // The README's one line: an existing instance, extended with the plugin.
+      const existing = ky.create({ headers: { authorization: 'Bearer test-token' }, retry: 0 });
+      api = existing.extend(jwe({ key: SHARED_KEY, kid: 'kid-1' }));
+    });
+    afterAll(() => server.close());
+
+    it('encrypts the registration-initiation JSON (spec 4.2) and decrypts the reply', async () => {
+      const body = { aadhaar_number: '999941057058' };
+      const reply = await api.post(at(REGISTRATION), { json: body }).json<Echo>();
+      const received = last();
+      expect(received.encrypted).toBe(true);
+      expect(received.headers['content-type']).toBe('application/json');
+      expect(received.headers.authorization).toBe('Bearer test-token');
+      expect(received.envelope?.kid).toBe('kid-1');
+      expect(received.envelope?.protected).toBe('eyJhbGciOiJkaXIiLCJlbmMiOiJBMTI4Q0JDLUhTMjU2In0');
+      expect(received.envelope && JSON.stringify(received.envelope)).not.toContain('999941057058');
+      expect(await decode(received.envelope)).toEqual(body);
+      expect(received.headers['content-length']).toBe(String(JSON.stringify(received.envelope).length));
+      expect(reply).toMatchObject({ path: REGISTRATION, encrypted: true, json: body });
+    });
+
+    it('decrypts replies without "protected" (empty AAD) and keeps status and headers', async () => {
+      const response = await api.post(at(`${REGISTRATION}?reply=bare&status=201&mark=1`), {
+        json: { aadhaar_number: '1' },
+      });
+      expect(response.status).toBe(201);
+      expect(response.headers.get('x-encryption')).toBeNull();
+      expect(response.headers.get('content-length')).toBeNull();
+      expect(response.headers.get('content-type')).toBe('application/json');
+      expect(await response.json()).toMatchObject({ json: { aadhaar_number: '1' } });
+    });
+
+    it('uploads a document (spec 4.3) as {"file": base64} with the task query', async () => {
+      const bytes = randomBytes(50_000);
+      const form = new FormData();
+      form.set('file', new Blob([bytes]), 'report.pdf');
+      const reply = await api.post(at(DOCS), { body: form, searchParams: { task: 'smart' } }).json<Echo>();
+      const received = last();
+      expect(received.encrypted).toBe(true);
+      expect(received.streamed).toBe(false);
+      expect(received.headers['content-type']).toBe('application/json');
+      expect(received.query).toEqual({ task: 'smart' });
+      expect(received.file).toEqual({ size: bytes.length, sha256: sha256(bytes) });
+      expect(reply.file).toEqual({ size: bytes.length, sha256: sha256(bytes) });
+    });
+
+    it('streams a file over the threshold through the streaming encoder', async () => {
+      const streaming = ky
+        .create({ retry: 0 })
+        .extend(jwe({ key: SHARED_KEY, kid: 'kid-1', streamThreshold: 64 * 1024 }));
+      const bytes = randomBytes(3 * 2 ** 20 + 7);
+      const form = new FormData();
+      form.set('file', new Blob([bytes]));
+      const reply = await streaming.post(at(`${DOCS}?task=pii`), { body: form }).json<Echo>();
+      const received = last();
+      expect(received.streamed).toBe(true);
+      expect(received.headers['transfer-encoding']).toBe('chunked');
+      expect(received.file).toEqual({ size: bytes.length, sha256: sha256(bytes) });
+      expect(reply.file).toEqual(received.file);
+    });
+
+    it('does not retry a streamed upload: the caller gets the original HTTPError', async () => {
+      const streaming = ky.create({
+        retry: { limit: 3, methods: ['post'], statusCodes: [503], delay: () => 0 },
+      });
+      const client = streaming.extend(jwe({ key: SHARED_KEY, streamThreshold: 1024 }));
+      const form = new FormData();
+      form.set('file', new Blob([randomBytes(10_000)]));
+      const before = server.requests.length;
+      const error = (await caught(client.post(at('/stream-once?fail=5'), { body: form }))) as {
+        name: string;
+        response: Response;
+      };
+      expect(error.name).toBe('HTTPError');
+      expect(error.response.status).toBe(503);
+      expect(server.requests.length - before).toBe(1);
+    });
+
+    it('retries after a 503 with a fresh envelope of the same plaintext, never an envelope of an envelope', async () => {
+      const retrying = ky
+        .create({ retry: { limit: 2, methods: ['post'], statusCodes: [503], delay: () => 0 } })
+        .extend(jwe({ key: SHARED_KEY, kid: 'kid-1' }));
+      const body = { aadhaar_number: '123412341234' };
+      const before = server.requests.length;
+      const reply = await retrying.post(at('/flaky?fail=1'), { json: body }).json<Echo>();
+      const attempts = server.requests.slice(before);
+      expect(attempts.map((attempt) => attempt.encrypted)).toEqual([true, true]);
+      for (const attempt of attempts) expect(await decode(attempt.envelope)).toEqual(body);
+      expect(attempts[0]!.envelope!.iv).not.toBe(attempts[1]!.envelope!.iv);
+      expect(reply.json).toEqual(body);
+    });
+
+    it('retries a small file upload with the file payload intact', async () => {
+      const retrying = ky
+        .create({ retry: { limit: 2, methods: ['post'], statusCodes: [503], delay: () => 0 } })
+        .extend(jwe({ key: SHARED_KEY }));
+      const bytes = randomBytes(2000);
+      const form = new FormData();
+      form.set('file', new Blob([bytes]));
+      const before = server.requests.length;
+      await retrying.post(at('/flaky-docs?fail=1'), { body: form }).json();
+      const attempts = server.requests.slice(before);
+      expect(attempts).toHaveLength(2);
+      for (const attempt of attempts)
+        expect(attempt.file).toEqual({ size: bytes.length, sha256: sha256(bytes) });
+    });
+
+    it('decrypts error responses, so HTTPError carries the readable body', async () => {
+      const error = (await caught(
+        api.post(at(`${REGISTRATION}?status=422`), { json: { aadhaar_number: 'x' } }),
+      )) as { name: string; response: Response; data?: unknown };
+      expect(error.name).toBe('HTTPError');
+      expect(error.response.status).toBe(422);
+      expect(error.response.headers.get('x-encryption')).toBeNull();
+      // ky 2.x reads the body into error.data itself; ky 1.x leaves it to the caller.
+      const body = 'data' in error ? error.data : await error.response.json();
+      expect(body).toMatchObject({ json: { aadhaar_number: 'x' } });
+    });
+
+    it('raises JweResponseError with the codec code and the status for a wrong key', async () => {
+      const error = await caught(
+        api.post(at(`${REGISTRATION}?reply=wrongkey&status=409`), { json: { a: 1 } }),
+      );
+      expect(error).toBeInstanceOf(JweResponseError);
+      const typed = error as JweResponseError;
+      expect(typed.code).toBe('ERR_JWE_DECRYPTION_FAILED');
+      expect(typed.status).toBe(409);
+      expect(typed.response.status).toBe(409);
+      expect(typed.message).not.toContain(SHARED_KEY);
+      expect(typed.message).not.toContain('"a"');
+    });
+
+    it('raises ERR_JWE_INVALID when a response marked X-Encryption: JWE is not an envelope', async () => {
+      const error = await caught(api.post(at('/marked?reply=garbage-marked'), { json: { a: 1 } }));
+      expect(error).toBeInstanceOf(JweResponseError);
+      expect((error as JweResponseError).code).toBe('ERR_JWE_INVALID');
+      expect((error as JweResponseError).status).toBe(200);
+    });
+
+    it('sends and reads plainly when a request opts out through context', async () => {
+      const reply = await api
+        .post(at('/plain'), { json: { visible: true }, context: { jwe: false } })
+        .json<Echo>();
+      const received = last();
+      expect(received.encrypted).toBe(false);
+      expect(received.headers['x-encryption']).toBeUndefined();
+      expect(received.raw).toBe('{"visible":true}');
+      expect(reply.raw).toBe('{"visible":true}');
+    });
+
+    it('applies the encrypt predicate', async () => {
+      const client = ky.create({ retry: 0 }).extend(
+        jwe({
+          key: SHARED_KEY,
+          encrypt: (request) => !new URL(request.url).pathname.startsWith('/public/'),
+        }),
+      );
+      await client.post(at('/public/echo'), { json: { open: 1 } }).json();
+      expect(last().encrypted).toBe(false);
+      await client.post(at('/private/echo'), { json: { closed: 1 } }).json();
+      expect(last().encrypted).toBe(true);
+      expect(last().json).toEqual({ closed: 1 });
+    });
+
+    it('leaves non-JSON bodies and forms without a file alone', async () => {
+      await api.post(at('/text'), { body: 'just text', headers: { 'content-type': 'text/plain' } }).json();
+      expect(last()).toMatchObject({ encrypted: false, raw: 'just text' });
+      expect(last().headers['content-type']).toBe('text/plain');
+      await api.post(at('/urlencoded'), { body: new URLSearchParams({ a: '1', b: '2' }) }).json();
+      expect(last()).toMatchObject({ encrypted: false, raw: 'a=1&b=2' });
+      const form = new FormData();
+      form.set('note', 'no file here');
+      await api.post(at('/form'), { body: form }).json();
+      expect(last().encrypted).toBe(false);
+      expect(last().headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+      expect(last().raw).toContain('no file here');
+      const reply = await api.get(at('/plain-get')).json<Echo>();
+      expect(reply).toMatchObject({ path: '/plain-get', encrypted: false });
+    });
+
+    it('refuses a form with a file and other fields before sending anything', async () => {
+      const form = new FormData();
+      form.set('file', new Blob(['x']));
+      form.set('task', 'smart');
+      const before = server.requests.length;
+      const error = await caught(api.post(at(DOCS), { body: form }));
+      expect(error).toBeInstanceOf(JweRequestError);
+      expect((error as JweRequestError).code).toBe('ERR_JWE_FORM_UNSUPPORTED');
+      expect(server.requests.length).toBe(before);
+    });
+
+    it('honours responses: "always" and "never"', async () => {
+      const always = ky.create({ retry: 0 }).extend(jwe({ key: SHARED_KEY, responses: 'always' }));
+      const error = await caught(always.post(at('/plain-reply?reply=plain'), { json: { a: 1 } }));
+      expect((error as JweResponseError).code).toBe('ERR_JWE_INVALID');
+      const never = ky.create({ retry: 0 }).extend(jwe({ key: SHARED_KEY, responses: 'never' }));
+      const raw = await never.post(at('/raw-reply'), { json: { a: 2 } }).json<Record<string, string>>();
+      expect(Object.keys(raw).sort()).toEqual(['ciphertext', 'iv', 'protected', 'tag']);
+      expect(await decode(raw)).toMatchObject({ json: { a: 2 } });
+    });
+  });
+}
