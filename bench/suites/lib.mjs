@@ -1,10 +1,15 @@
 // Small helpers shared by the suites: timing loops, formatting and the report line.
 
-/** Runs `fn` repeatedly for about `ms` milliseconds (after a warm-up) and returns calls per second. */
-export async function opsPerSecond(fn, ms = 1500) {
+/**
+ * Runs `fn` repeatedly for about `ms` milliseconds (after a warm-up). Returns calls per wall-clock
+ * second and calls per CPU second of the whole process (all threads, so work a library hands to
+ * libuv's thread pool counts too). CPU time barely moves when other processes load the machine.
+ */
+export async function measure(fn, ms = 1500) {
   const warmUntil = performance.now() + Math.min(300, ms / 4);
   while (performance.now() < warmUntil) await fn();
   let count = 0;
+  const cpuStart = process.cpuUsage();
   const start = performance.now();
   let now = start;
   while (now - start < ms) {
@@ -12,19 +17,33 @@ export async function opsPerSecond(fn, ms = 1500) {
     count++;
     now = performance.now();
   }
-  return count / ((now - start) / 1000);
+  const cpu = process.cpuUsage(cpuStart);
+  return { wall: count / ((now - start) / 1000), cpu: count / ((cpu.user + cpu.system) / 1e6) };
 }
 
-/** Interleaves two measurements in rounds so that machine noise hits both alike; returns medians. */
+export async function opsPerSecond(fn, ms = 1500) {
+  return (await measure(fn, ms)).wall;
+}
+
+const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+
+/**
+ * Interleaves two measurements in rounds so that machine noise hits both alike. Returns the
+ * median wall-clock rates and the median CPU-time rates of both.
+ */
 export async function compare(ours, reference, { ms = 1500, rounds = 3 } = {}) {
   const a = [];
   const b = [];
   for (let i = 0; i < rounds; i++) {
-    a.push(await opsPerSecond(ours, ms / rounds));
-    b.push(await opsPerSecond(reference, ms / rounds));
+    a.push(await measure(ours, ms / rounds));
+    b.push(await measure(reference, ms / rounds));
   }
-  const median = (xs) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
-  return { ours: median(a), reference: median(b) };
+  return {
+    ours: median(a.map((m) => m.wall)),
+    reference: median(b.map((m) => m.wall)),
+    oursCpu: median(a.map((m) => m.cpu)),
+    referenceCpu: median(b.map((m) => m.cpu)),
+  };
 }
 
 export const formatOps = (n) => `${n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(1)} ops/s`;

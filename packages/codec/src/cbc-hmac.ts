@@ -11,12 +11,19 @@ import { decryptionFailed } from './errors.js';
 export const IV_BYTES = 16;
 export const TAG_BYTES = 16;
 
+let lastAadLength = -1;
+let lastAadLengthBlock = new Uint8Array(8);
+
 /** AL: the AAD length in bits, 64-bit big-endian. Split in two words so lengths past 2^29 bytes stay exact. */
 export function aadLengthBlock(aadLength: number): Uint8Array {
+  // Nearly every envelope has the same header length; HMAC only reads the block, so reuse it.
+  if (aadLength === lastAadLength) return lastAadLengthBlock;
   const block = new Uint8Array(8);
   const view = new DataView(block.buffer);
   view.setUint32(0, Math.floor(aadLength / 0x20000000));
   view.setUint32(4, (aadLength % 0x20000000) * 8);
+  lastAadLength = aadLength;
+  lastAadLengthBlock = block;
   return block;
 }
 

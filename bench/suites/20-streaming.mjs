@@ -1,0 +1,178 @@
+// Streaming envelopes for large files: encryptFileStream / decryptFileStream over real files of
+// 256 MiB and 1 GiB (made on the fly in the OS temp folder and removed after), each measured in
+// its own child process so that its peak RSS (process.resourceUsage().maxRSS) is its own.
+// Reference: AES-128-CBC alone (`openssl speed`) as the ceiling, and npm `jose` on 64 MiB.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { formatMBps, formatMiB, formatRatio, report } from './lib.mjs';
+
+const KEY = 'bench-shared-k16';
+const CHUNK = 1024 * 1024;
+const MiB = 2 ** 20;
+const self = fileURLToPath(import.meta.url);
+const codecUrl = new URL('../../packages/codec/dist/index.node.js', import.meta.url);
+
+async function makeFile(path, size) {
+  // Random 1 MiB blocks, each a little different, so nothing compresses or dedupes.
+  const block = randomBytes(CHUNK);
+  await pipeline(
+    Readable.from(
+      (function* () {
+        for (let left = size, i = 0; left > 0; left -= CHUNK, i++) {
+          block.writeUInt32LE(i, 0);
+          yield Buffer.from(block.subarray(0, Math.min(CHUNK, left)));
+        }
+      })(),
+    ),
+    createWriteStream(path),
+  );
+}
+
+function sha256File(path) {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(path, { highWaterMark: CHUNK })
+      .on('data', (chunk) => hash.update(chunk))
+      .on('end', () => resolve(hash.digest('hex')))
+      .on('error', reject);
+  });
+}
+
+/** One measured case, run in a child: prints {seconds, maxRssBytes} as JSON. */
+async function child(kind, input, output) {
+  const codec = await import(codecUrl);
+  const start = performance.now();
+  if (kind === 'encrypt') {
+    const envelope = codec.encryptFileStream(createReadStream(input, { highWaterMark: CHUNK }), KEY, {
+      kid: 'k1',
+    });
+    await pipeline(Readable.fromWeb(envelope), createWriteStream(output));
+  } else if (kind === 'decrypt') {
+    await codec.decryptFileStream(createReadStream(input, { highWaterMark: CHUNK }), KEY, { to: output });
+  } else if (kind === 'jose-encrypt' || kind === 'jose-decrypt') {
+    const jose = await import('jose');
+    const key = new TextEncoder().encode(KEY + KEY);
+    if (kind === 'jose-encrypt') {
+      const file = await readFile(input);
+      const payload = new TextEncoder().encode(JSON.stringify({ file: file.toString('base64') }));
+      const jwe = await new jose.FlattenedEncrypt(payload)
+        .setProtectedHeader({ alg: 'dir', enc: 'A128CBC-HS256' })
+        .encrypt(key);
+      await writeFile(output, JSON.stringify(jwe));
+    } else {
+      const { plaintext } = await jose.flattenedDecrypt(JSON.parse(await readFile(input, 'utf8')), key);
+      await writeFile(output, Buffer.from(JSON.parse(new TextDecoder().decode(plaintext)).file, 'base64'));
+    }
+  }
+  const seconds = (performance.now() - start) / 1000;
+  process.stdout.write(JSON.stringify({ seconds, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));
+}
+
+function measure(kind, input, output) {
+  const run = spawnSync(process.execPath, [self, 'child', kind, input, output], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 20,
+  });
+  if (run.status !== 0) throw new Error(`${kind} failed (exit ${run.status})`);
+  return JSON.parse(run.stdout);
+}
+
+function opensslAesLimit() {
+  try {
+    const out = execFileSync(
+      'openssl',
+      ['speed', '-elapsed', '-seconds', '2', '-bytes', String(CHUNK), '-evp', 'aes-128-cbc'],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    const kbPerSecond = Number(/AES-128-CBC\s+([\d.]+)k/i.exec(out)?.[1]);
+    return Number.isFinite(kbPerSecond) ? kbPerSecond * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const mb = (bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
+
+async function main() {
+  const sizes = (process.env.BENCH_STREAM_MIB ?? '256,1024').split(',').map((n) => Number(n) * MiB);
+  const dir = await mkdtemp(join(tmpdir(), 'jwe-bench-stream-'));
+  const rows = [];
+  try {
+    const aes = opensslAesLimit();
+    rows.push({
+      case: 'AES-128-CBC alone (openssl speed -evp aes-128-cbc, 1 MiB blocks)',
+      ours: aes ? formatMBps(aes) : 'n/a',
+      reference: '',
+      ratio: '',
+      target: 'the limit',
+      notes: 'one core; CBC encryption cannot be parallelised',
+    });
+    for (const size of sizes) {
+      const file = join(dir, 'file.bin');
+      const envelope = join(dir, 'envelope.json');
+      const back = join(dir, 'back.bin');
+      await makeFile(file, size);
+      const enc = measure('encrypt', file, envelope);
+      const dec = measure('decrypt', envelope, back);
+      const same = (await sha256File(file)) === (await sha256File(back));
+      const envelopeSize = (await stat(envelope)).size;
+      for (const [name, m] of [
+        ['encryptFileStream', enc],
+        ['decryptFileStream', dec],
+      ]) {
+        const speed = size / m.seconds;
+        rows.push({
+          case: `${name} ${formatMiB(size)} file (file -> file)`,
+          ours: `${formatMBps(speed)}, peak RSS ${mb(m.maxRssBytes)}`,
+          reference: aes ? formatMBps(aes) : '',
+          ratio: aes ? formatRatio(speed / aes) : '',
+          target: '>= 250 MB/s, RSS < 150 MB',
+          notes: `${speed >= 250e6 && m.maxRssBytes < 150e6 ? 'meets' : 'MISSES'} target; envelope ${mb(envelopeSize)}; round trip ${same ? 'identical (SHA-256)' : 'DIFFERS'}`,
+        });
+      }
+      await rm(envelope);
+      await rm(back);
+    }
+    // jose for the ratio: one-shot, the whole file and envelope in memory.
+    const size = 64 * MiB;
+    const file = join(dir, 'file.bin');
+    await makeFile(file, size);
+    const oursEnc = measure('encrypt', file, join(dir, 'ours.json'));
+    const oursDec = measure('decrypt', join(dir, 'ours.json'), join(dir, 'ours.bin'));
+    const joseEnc = measure('jose-encrypt', file, join(dir, 'jose.json'));
+    const joseDec = measure('jose-decrypt', join(dir, 'jose.json'), join(dir, 'jose.bin'));
+    for (const [name, ours, theirs] of [
+      ['encrypt', oursEnc, joseEnc],
+      ['decrypt', oursDec, joseDec],
+    ]) {
+      rows.push({
+        case: `${name} 64 MiB file: streaming vs npm jose (one-shot)`,
+        ours: `${formatMBps(size / ours.seconds)}, peak RSS ${mb(ours.maxRssBytes)}`,
+        reference: `${formatMBps(size / theirs.seconds)}, peak RSS ${mb(theirs.maxRssBytes)}`,
+        ratio: formatRatio(theirs.seconds / ours.seconds),
+        target: 'faster, bounded memory',
+        notes: 'jose: FlattenedEncrypt / flattenedDecrypt of {"file":"<base64>"}',
+      });
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  report('Streaming file envelopes (encryptFileStream / decryptFileStream)', rows);
+}
+
+if (process.argv[2] === 'child') {
+  await child(process.argv[3], process.argv[4], process.argv[5]);
+} else {
+  await main();
+}
