@@ -27,6 +27,8 @@ function refuseEarly(req: IncomingMessage, limit: number): Error | undefined {
   return undefined;
 }
 
+const ignore = () => {};
+
 class ByteLimit extends Transform {
   private received = 0;
 
@@ -43,17 +45,17 @@ class ByteLimit extends Transform {
 
 /**
  * The request body as a stream that fails with `entity.too.large` as soon as it passes `limit`
- * bytes and with `request.aborted` if the client goes away. The request itself is never
+ * bytes and with `request.aborted` if the client goes away. Throws at once when the declared
+ * length is already too large or the body is compressed. The request itself is never
  * destroyed here, so the error can still be answered; callers mark the response
  * `Connection: close` (see `closeAfterBodyError`).
  */
 export function limitedBody(req: IncomingMessage, limit: number): Transform {
-  const body = new ByteLimit(limit);
   const early = refuseEarly(req, limit);
-  if (early) {
-    process.nextTick(() => body.destroy(early));
-    return body;
-  }
+  if (early) throw early;
+  const body = new ByteLimit(limit);
+  // Consumers attach their own listeners when they start reading; until then an abort must not crash.
+  body.on('error', ignore);
   const onClose = () => {
     if (!req.complete) body.destroy(requestAborted());
   };

@@ -30,8 +30,9 @@ async function handleEncrypted(req: Request, res: Response, options: ResolvedOpt
   const result = await decryptDetailed(input, recorder.resolve, {
     missingProtected: options.missingProtected,
   });
-  markBodyRead(req, parseJson(result.plaintext, 'The decrypted body'));
+  // Authenticated: from here on even the error answers go out encrypted.
   recordEncryptedRequest(req, res, options, result, recorder);
+  markBodyRead(req, parseJson(result.plaintext, 'The decrypted body'));
 }
 
 async function handlePlain(req: Request, res: Response, options: ResolvedOptions): Promise<void> {

@@ -1,6 +1,6 @@
-import { decryptDetailed } from '@jwe-transport/codec';
+import { decryptDetailed, decryptFileStream } from '@jwe-transport/codec';
 import type { Request, RequestHandler, Response } from 'express';
-import { hasBody, readBody } from './body-stream.js';
+import { hasBody, limitedBody, readBody } from './body-stream.js';
 import { isEncryptedRequest, isMultipart } from './content-type.js';
 import { encryptionRequired, uploadInvalid } from './errors.js';
 import { type JweFile, setUploadedFile } from './file.js';
@@ -15,7 +15,7 @@ import {
   recordPlainRequest,
 } from './request-state.js';
 import { SNIFF_BYTES } from './sniff.js';
-import { chooseMimeType, writeUpload } from './storage.js';
+import { chooseMimeType, newUploadPath, readHead, writeUpload } from './storage.js';
 
 export const DEFAULT_UPLOAD_LIMIT = '10mb';
 
@@ -57,12 +57,42 @@ function fileBytes(payload: unknown, settings: UploadSettings): Buffer {
   return Buffer.from(text, 'base64');
 }
 
+/**
+ * Disk storage: the envelope streams through the codec's decoder straight into the new file, in
+ * constant memory. The decoder resolves only after the tag verifies and removes the file on any
+ * failure, so the route handler never sees unauthenticated bytes.
+ */
+async function receiveEncryptedToDisk(
+  req: Request,
+  res: Response,
+  settings: UploadSettings,
+  dest: string,
+): Promise<JweFile> {
+  const target = newUploadPath(dest);
+  const recorder = recordingResolver(settings.resolver);
+  const result = await decryptFileStream(limitedBody(req, settings.limit), recorder.resolve, {
+    to: target.path,
+    missingProtected: settings.missingProtected,
+    spillDir: dest,
+  });
+  recordEncryptedRequest(req, res, settings, result, recorder);
+  return {
+    fieldname: settings.fieldName,
+    mimetype: chooseMimeType(undefined, await readHead(target.path)),
+    size: result.bytes,
+    ...target,
+  };
+}
+
 async function receiveEncrypted(req: Request, res: Response, settings: UploadSettings): Promise<JweFile> {
+  if (settings.dest !== undefined) return receiveEncryptedToDisk(req, res, settings, settings.dest);
   const envelope = await readBody(req, settings.limit);
   const recorder = recordingResolver(settings.resolver);
   const result = await decryptDetailed(envelope, recorder.resolve, {
     missingProtected: settings.missingProtected,
   });
+  // Authenticated: from here on even the error answers go out encrypted.
+  recordEncryptedRequest(req, res, settings, result, recorder);
   let payload: unknown;
   try {
     payload = JSON.parse(
@@ -75,9 +105,7 @@ async function receiveEncrypted(req: Request, res: Response, settings: UploadSet
       `The decrypted body must be {"${settings.fieldName}": "<standard base64 of the file>"}.`,
     );
   }
-  const bytes = fileBytes(payload, settings);
-  recordEncryptedRequest(req, res, settings, result, recorder);
-  return fileFromBytes(bytes, settings);
+  return fileFromBytes(fileBytes(payload, settings), settings);
 }
 
 async function receive(req: Request, res: Response, settings: UploadSettings): Promise<void> {
