@@ -12,3 +12,5 @@ export const backendName = nodeBackend.name;
 
 export const { encrypt, encryptJson, encryptFile, decrypt, decryptJson, decryptFile, decryptDetailed } =
   bindCodec(nodeBackend);
+
+export * from './stream/node.js';

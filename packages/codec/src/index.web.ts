@@ -12,3 +12,5 @@ export const backendName = webBackend.name;
 
 export const { encrypt, encryptJson, encryptFile, decrypt, decryptJson, decryptFile, decryptDetailed } =
   bindCodec(webBackend);
+
+export * from './stream/unsupported.js';

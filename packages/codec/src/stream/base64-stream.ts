@@ -1,0 +1,105 @@
+import { Buffer } from 'node:buffer';
+import { decodeBase64, decodeBase64Url, toBuffer } from '../encoding/node-base64.js';
+import { invalid } from '../errors.js';
+
+/*
+ * Incremental base64 (standard, padded) and base64url (no padding) over Buffer's SIMD codec.
+ * Encoders carry the 0-2 bytes that do not fill a 3-byte group into the next chunk. Decoders
+ * hold back the last 1-4 characters, so that every group they decode early is a full group
+ * that cannot be the padded or short final one; `end()` hands that final group to the one-shot
+ * strict decoders, which judge padding and trailing bits exactly as a whole-string decode would.
+ */
+
+export type Base64Alphabet = 'base64' | 'base64url';
+
+const EMPTY = Buffer.alloc(0);
+const PLUS = 0x2b;
+const SLASH = 0x2f;
+const MINUS = 0x2d;
+const UNDERSCORE = 0x5f;
+const EQUALS = 0x3d;
+
+export class Base64StreamEncoder {
+  private carry: Buffer = EMPTY;
+
+  constructor(private readonly alphabet: Base64Alphabet) {}
+
+  /** Encodes what fills whole 3-byte groups; returns ASCII bytes. */
+  push(chunk: Uint8Array): Buffer {
+    const input = toBuffer(chunk);
+    const available = this.carry.length + input.length;
+    if (available < 3) {
+      this.carry = Buffer.concat([this.carry, input]);
+      return EMPTY;
+    }
+    const fromInput = this.carry.length === 0 ? 0 : 3 - this.carry.length;
+    const head = fromInput === 0 ? EMPTY : Buffer.concat([this.carry, input.subarray(0, fromInput)]);
+    const bodyEnd = fromInput + Math.floor((input.length - fromInput) / 3) * 3;
+    const body = input.subarray(fromInput, bodyEnd);
+    // Copied: the caller may reuse its chunk's memory once we return.
+    this.carry = Buffer.from(input.subarray(bodyEnd));
+    const out = Buffer.allocUnsafe(((head.length + body.length) / 3) * 4);
+    let at = 0;
+    if (head.length > 0) at = out.write(head.toString(this.alphabet), 0, 'latin1');
+    out.write(body.toString(this.alphabet), at, 'latin1');
+    return out;
+  }
+
+  /** The final 0-2 bytes, with padding for standard base64. */
+  end(): Buffer {
+    const out = this.carry.length === 0 ? EMPTY : Buffer.from(this.carry.toString(this.alphabet), 'latin1');
+    this.carry = EMPTY;
+    return out;
+  }
+}
+
+export class Base64StreamDecoder {
+  private held: Buffer = EMPTY;
+  private readonly foreign: readonly number[];
+
+  constructor(
+    private readonly alphabet: Base64Alphabet,
+    private readonly what: string,
+  ) {
+    // Buffer decodes both alphabets and skips '='; each alphabet refuses the other's characters.
+    this.foreign = alphabet === 'base64url' ? [PLUS, SLASH, EQUALS] : [MINUS, UNDERSCORE, EQUALS];
+  }
+
+  /** Decodes every full group that is certainly not the last; `text` is ASCII bytes. */
+  push(text: Uint8Array): Buffer {
+    const input = toBuffer(text);
+    const total = this.held.length + input.length;
+    const keep = total % 4 || Math.min(4, total);
+    const decodeFromInput = total - keep - this.held.length;
+    if (decodeFromInput < 0) {
+      this.held = Buffer.concat([this.held, input]);
+      return EMPTY;
+    }
+    const body = input.subarray(0, decodeFromInput);
+    const groups =
+      this.held.length === 0
+        ? body.toString('latin1')
+        : this.held.toString('latin1') + body.toString('latin1');
+    for (const code of this.foreign) {
+      if (body.indexOf(code) !== -1 || this.held.indexOf(code) !== -1) throw this.notBase64();
+    }
+    this.held = Buffer.from(input.subarray(decodeFromInput));
+    const out = Buffer.from(groups, this.alphabet);
+    // Buffer skips characters outside the alphabet (whitespace included); a short result shows them.
+    if (out.length !== (groups.length / 4) * 3) throw this.notBase64();
+    return out;
+  }
+
+  /** Decodes the held final group with the one-shot strict rules. */
+  end(): Uint8Array {
+    const last = this.held.toString('latin1');
+    this.held = EMPTY;
+    return this.alphabet === 'base64url' ? decodeBase64Url(last, this.what) : decodeBase64(last, this.what);
+  }
+
+  private notBase64(): Error {
+    return this.alphabet === 'base64url'
+      ? invalid(`${this.what} is not base64url: use the URL-safe alphabet without padding or whitespace.`)
+      : invalid(`${this.what} is not standard base64: use the +/ alphabet with = padding and no whitespace.`);
+  }
+}

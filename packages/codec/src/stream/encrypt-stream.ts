@@ -1,0 +1,95 @@
+import { Buffer } from 'node:buffer';
+import { randomBytes } from 'node:crypto';
+import { IV_BYTES } from '../cbc-hmac.js';
+import { PROTECTED_COMPACT } from '../header.js';
+import { type KeyInput, keyBytes } from '../key.js';
+import { Base64StreamEncoder } from './base64-stream.js';
+import { FILE_PAYLOAD_PREFIX, FilePayloadEncoder } from './file-payload-stream.js';
+import { StreamSealer } from './node-cbc-hmac-stream.js';
+import { checkMaxSize, SizeLimit } from './size-limit.js';
+import { chunksOf } from './sources.js';
+import type { ByteSource, EncryptStreamOptions } from './types.js';
+
+/*
+ * The envelope is written in the one-shot `encrypt`'s member order, `protected`, `iv`,
+ * `ciphertext`, `tag`, `kid`, byte for byte what JSON.stringify gives for its result: the tag
+ * is known only at the end, and it comes after the ciphertext there too.
+ */
+
+const AAD = Buffer.from(PROTECTED_COMPACT, 'latin1');
+
+/** Skips empty chunks so that consumers never see a zero-length read. */
+function nonEmpty(chunks: Uint8Array[]): Uint8Array[] {
+  return chunks.filter((chunk) => chunk.length > 0);
+}
+
+async function* envelopeChunks(
+  source: ByteSource,
+  key: Uint8Array,
+  iv: Uint8Array,
+  options: EncryptStreamOptions,
+  mode: 'raw' | 'file',
+  what: string,
+): AsyncGenerator<Uint8Array> {
+  const limit = new SizeLimit(options.maxSize, mode === 'raw' ? 'plaintext' : 'file');
+  const sealer = new StreamSealer(key, iv, AAD);
+  const ciphertext = new Base64StreamEncoder('base64url');
+  const payload = mode === 'file' ? new FilePayloadEncoder() : undefined;
+  const seal = (plaintext: Uint8Array) => ciphertext.push(sealer.update(plaintext));
+
+  const head = `{"protected":"${PROTECTED_COMPACT}","iv":"${Buffer.from(iv).toString('base64url')}","ciphertext":"`;
+  const first: Uint8Array[] = [Buffer.from(head, 'latin1')];
+  if (payload) first.push(seal(FILE_PAYLOAD_PREFIX));
+  yield Buffer.concat(first);
+
+  for await (const chunk of chunksOf(source, `${what}: the source`)) {
+    limit.addContent(chunk.length);
+    const out = seal(payload ? payload.push(chunk) : chunk);
+    if (out.length > 0) yield out;
+  }
+
+  const tail: Uint8Array[] = payload ? payload.end().map(seal) : [];
+  const { ciphertext: last, tag } = sealer.final();
+  tail.push(ciphertext.push(last), ciphertext.end());
+  let close = `","tag":"${tag.toString('base64url')}"`;
+  if (options.kid !== undefined) close += `,"kid":${JSON.stringify(options.kid)}`;
+  tail.push(Buffer.from(`${close}}`, 'utf8'));
+  yield Buffer.concat(nonEmpty(tail));
+}
+
+/** Wraps an async generator as a pull-driven ReadableStream (backpressure and cancel included). */
+function toReadableStream(chunks: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await chunks.next();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      async cancel() {
+        await chunks.return(undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+export function encryptEnvelopeStream(
+  source: ByteSource,
+  key: KeyInput,
+  options: EncryptStreamOptions,
+  mode: 'raw' | 'file',
+  what: string,
+): ReadableStream<Uint8Array> {
+  checkMaxSize(options.maxSize, what);
+  if (options.kid !== undefined && typeof options.kid !== 'string') {
+    throw new TypeError(`${what}: kid must be a string.`);
+  }
+  // Key and IV problems are reported here, synchronously, not as a stream error later.
+  const bytes = keyBytes(key);
+  const iv = options.unsafeFixedIv ?? randomBytes(IV_BYTES);
+  if (!(iv instanceof Uint8Array) || iv.length !== IV_BYTES) {
+    throw new TypeError(`${what}: the IV must be ${IV_BYTES} bytes.`);
+  }
+  return toReadableStream(envelopeChunks(source, bytes, iv, options, mode, what));
+}
