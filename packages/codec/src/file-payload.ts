@@ -26,7 +26,9 @@ export function parseFilePayload(backend: CryptoBackend, payload: Uint8Array): U
       }
     }
   }
-  const value = parseStrictJsonObject(decodeUtf8(payload, 'The decrypted payload'), 'The decrypted payload');
+  const value = parseStrictJsonObject(decodeUtf8(payload, 'The decrypted payload'), 'The decrypted payload', {
+    quoteNames: false,
+  });
   const names = Object.keys(value);
   if (names.length !== 1 || typeof value.file !== 'string') {
     throw invalid('The decrypted payload is not a file payload: expected exactly {"file": "<base64>"}.');

@@ -1,4 +1,4 @@
-import { invalid } from './errors.js';
+import { invalid, quote } from './errors.js';
 
 /*
  * JSON.parse keeps the last of duplicate members silently, so `{"alg":"dir","alg":"RSA1_5"}` means
@@ -9,16 +9,18 @@ import { invalid } from './errors.js';
 const FORBIDDEN_NAMES = new Set(['__proto__']);
 
 function skipString(text: string, start: number): number {
-  // start points at the opening quote; returns the index after the closing quote.
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 92) i++;
-    else if (c === 34) return i + 1;
+  // start points at the opening quote; returns the index after the closing quote. indexOf jumps
+  // over long values (a ciphertext is megabytes); a quote preceded by an odd run of backslashes
+  // is escaped.
+  for (let quote = text.indexOf('"', start + 1); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 92) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
   }
   return text.length;
 }
 
-function assertUniqueMembers(text: string, what: string): void {
+function assertUniqueMembers(text: string, what: string, quoteNames: boolean): void {
   const stack: Array<Set<string> | null> = [];
   let expectName = false;
   for (let i = 0; i < text.length; ) {
@@ -43,8 +45,9 @@ function assertUniqueMembers(text: string, what: string): void {
       const members = stack[stack.length - 1];
       if (expectName && members) {
         const name = JSON.parse(text.slice(i, end)) as string;
-        if (FORBIDDEN_NAMES.has(name)) throw invalid(`${what} contains a forbidden member name "${name}".`);
-        if (members.has(name)) throw invalid(`${what} contains the member "${name}" more than once.`);
+        const shown = quoteNames ? ` ${quote(name)}` : '';
+        if (FORBIDDEN_NAMES.has(name)) throw invalid(`${what} contains a forbidden member name${shown}.`);
+        if (members.has(name)) throw invalid(`${what} contains a member${shown} more than once.`);
         members.add(name);
         expectName = false;
       }
@@ -55,8 +58,15 @@ function assertUniqueMembers(text: string, what: string): void {
   }
 }
 
-/** Parses JSON text that must be an object, rejecting duplicate and `__proto__` members. */
-export function parseStrictJsonObject(text: string, what: string): Record<string, unknown> {
+/**
+ * Parses JSON text that must be an object, rejecting duplicate and `__proto__` members.
+ * `quoteNames: false` keeps member names out of error messages, for decrypted (secret) content.
+ */
+export function parseStrictJsonObject(
+  text: string,
+  what: string,
+  { quoteNames = true }: { quoteNames?: boolean } = {},
+): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -66,6 +76,6 @@ export function parseStrictJsonObject(text: string, what: string): Record<string
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw invalid(`${what} must be a JSON object.`);
   }
-  assertUniqueMembers(text, what);
+  assertUniqueMembers(text, what, quoteNames);
   return value as Record<string, unknown>;
 }

@@ -69,24 +69,29 @@ export class Base64StreamDecoder {
   push(text: Uint8Array): Buffer {
     const input = toBuffer(text);
     const total = this.held.length + input.length;
-    const keep = total % 4 || Math.min(4, total);
-    const decodeFromInput = total - keep - this.held.length;
-    if (decodeFromInput < 0) {
+    if (total <= 4) {
       this.held = Buffer.concat([this.held, input]);
       return EMPTY;
     }
-    const body = input.subarray(0, decodeFromInput);
-    const groups =
-      this.held.length === 0
-        ? body.toString('latin1')
-        : this.held.toString('latin1') + body.toString('latin1');
+    // The group cut by the previous chunk boundary is completed and decoded on its own, so that
+    // the body is decoded from one flat string (joining strings would copy the body again).
+    const fromInput = this.held.length === 0 ? 0 : 4 - this.held.length;
+    const head =
+      fromInput === 0 && this.held.length === 0
+        ? EMPTY
+        : Buffer.concat([this.held, input.subarray(0, fromInput)]);
+    const keep = total % 4 || 4;
+    const body = input.subarray(fromInput, input.length - keep);
     for (const code of this.foreign) {
-      if (body.indexOf(code) !== -1 || this.held.indexOf(code) !== -1) throw this.notBase64();
+      if (body.indexOf(code) !== -1 || head.indexOf(code) !== -1) throw this.notBase64();
     }
-    this.held = Buffer.from(input.subarray(decodeFromInput));
-    const out = Buffer.from(groups, this.alphabet);
+    const expected = ((head.length + body.length) / 4) * 3;
+    const out = Buffer.allocUnsafe(expected);
     // Buffer skips characters outside the alphabet (whitespace included); a short result shows them.
-    if (out.length !== (groups.length / 4) * 3) throw this.notBase64();
+    let written = head.length === 0 ? 0 : out.write(head.toString('latin1'), 0, this.alphabet);
+    if (body.length > 0) written += out.write(body.toString('latin1'), written, this.alphabet);
+    if (written !== expected) throw this.notBase64();
+    this.held = Buffer.from(input.subarray(input.length - keep));
     return out;
   }
 
