@@ -1,0 +1,9 @@
+import { run } from './run.js';
+
+// exitCode rather than process.exit(): piped stdout gets flushed before the process ends.
+process.exitCode = await run(process.argv.slice(2), {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+});

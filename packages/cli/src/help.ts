@@ -1,0 +1,161 @@
+import type { CommandName } from './options.js';
+
+const KEYS = `Keys (never echoed):
+  -k, --key-file PATH   file holding the 16-character shared key, or kid=key lines
+      --key-env NAME    environment variable holding it (default JWE_KEY)
+      --key KEY         the key itself (warns: it lands in shell history)
+  A list of several keys is written kid=key, one per line or separated by commas.`;
+
+const COMMON = `Common options:
+      --json            machine-readable JSON on stdout
+      --no-color        no colour (colour is used only on a terminal; NO_COLOR works too)
+  -h, --help            this help`;
+
+const EXIT_CODES = `Exit codes: 0 success, 1 verification or decryption failed, 2 usage or input error.`;
+
+export const MAIN_HELP = `jwe-transport: read, check and make the service's JWE envelopes (dir + A128CBC-HS256).
+
+Usage: jwe-transport <command> [FILE|-] [options]
+
+Commands:
+  decrypt   decrypt an envelope, a compact JWE, a captured HTTP message or a HAR file
+  encrypt   make an envelope from a JSON body (default), a file upload (--file) or raw bytes (--raw)
+  inspect   show the header, part lengths and diagnostics; with a key, verify and explain failures
+  compact   flattened JSON envelope -> compact protected..iv.ciphertext.tag
+  expand    compact JWE -> flattened JSON envelope
+
+FILE is read from standard input when it is - or left out.
+
+${KEYS}
+
+${COMMON}
+  -v, --version         the version
+
+Examples:
+  export JWE_KEY=0123456789abcdef
+  jwe-transport decrypt captured-body.json
+  pbpaste | jwe-transport decrypt
+  jwe-transport decrypt session.har --key-file keys.txt
+  jwe-transport inspect response.json
+  jwe-transport encrypt body.json --kid k1 > envelope.json
+  jwe-transport encrypt --file report.pdf --out upload.json
+
+${EXIT_CODES}
+Run jwe-transport <command> --help for the options of a command.
+`;
+
+const COMMAND_HELP: Record<CommandName, string> = {
+  decrypt: `Usage: jwe-transport decrypt [FILE|-] [options]
+
+Decrypts what FILE holds, recognising it by its shape:
+  - a flattened JSON envelope {"protected","iv","ciphertext","tag","kid"} (also without "protected")
+  - a compact JWE protected..iv.ciphertext.tag
+  - a captured HTTP message (start line, headers, blank line, envelope body)
+  - a HAR file: every request and response marked X-Encryption: JWE or whose body is an envelope,
+    shown with method, URL and status
+JSON plaintext is pretty-printed. A file upload {"file": base64} is described (type, size, SHA-256);
+pass --out to save its bytes. Envelopes over 8 MiB stream: file bytes go to --out only after the tag
+verifies, and without --out only their type, size and SHA-256 are shown.
+
+Options:
+  -o, --out PATH        save the file bytes (or the plaintext) to PATH; for a HAR file, a directory
+  -f, --force           overwrite PATH if it exists
+      --raw             the plaintext bytes exactly as encrypted, even for file uploads
+
+${KEYS}
+
+${COMMON}
+
+Examples:
+  jwe-transport decrypt body.json
+  jwe-transport decrypt upload.json --out scan.pdf
+  jwe-transport decrypt session.har --json | jq '.bodies[] | select(.ok | not)'
+  curl -si https://api.example/... | jwe-transport decrypt -
+
+${EXIT_CODES}
+`,
+  encrypt: `Usage: jwe-transport encrypt [FILE|-] [options]
+
+Makes a flattened JSON envelope (protected, iv, ciphertext, tag, kid) with a fresh random IV.
+  --json (default)   FILE is a JSON body, encrypted byte for byte as it is
+  --file             FILE is any file, sent as the upload payload {"file": "<base64>"}
+  --raw              FILE's bytes are the plaintext, unchecked
+Inputs over 8 MiB stream, in constant memory, as a JSON envelope.
+
+Options:
+      --kid KID         the kid to send (and, with a kid=key list, the key to use)
+      --compact         print the compact form protected..iv.ciphertext.tag (has no kid)
+  -o, --out PATH        write the envelope to PATH instead of stdout
+  -f, --force           overwrite PATH if it exists
+
+${KEYS}
+
+${COMMON.replace('      --json            machine-readable JSON on stdout\n', '')}
+The output is the envelope itself, already JSON, so --json here selects the input type.
+
+Examples:
+  echo '{"aadhaar_number":"123412341234"}' | jwe-transport encrypt --kid k1
+  jwe-transport encrypt --file scan.pdf --out upload.json
+  jwe-transport encrypt body.json --compact
+
+${EXIT_CODES}
+`,
+  inspect: `Usage: jwe-transport inspect [FILE|-] [options]
+
+Works without a key. Shows the decoded protected header, the kid, the length of every part, and
+diagnostics: a missing protected header and what it means, a tag that is not 16 bytes (a 32-byte
+tag is usually the full, untruncated HMAC-SHA-256), the IV length, the ciphertext length,
+non-canonical base64url, unsupported alg or enc, unexpected members.
+With a key it also verifies; when verification fails it lists the causes it ruled out (key length,
+header encoding variants, missing protected header, untruncated tag, other listed keys) and the
+causes that remain. A HAR file is inspected body by body.
+
+${KEYS}
+
+${COMMON}
+
+Examples:
+  jwe-transport inspect response.json
+  jwe-transport inspect response.json --key-file key.txt
+  jwe-transport inspect session.har --json
+
+Exit codes: 0 inspected (and, with a key, verified), 1 a key was given and verification failed,
+2 usage or unreadable input.
+`,
+  compact: `Usage: jwe-transport compact [FILE|-] [options]
+
+Converts a flattened JSON envelope to the compact form protected..iv.ciphertext.tag. Compact JWE has
+no place for the top-level kid; it is reported on stderr (and in --json output).
+
+Options:
+  -o, --out PATH        write to PATH instead of stdout
+  -f, --force           overwrite PATH if it exists
+
+${COMMON}
+
+Example:
+  jwe-transport compact envelope.json
+
+${EXIT_CODES}
+`,
+  expand: `Usage: jwe-transport expand [FILE|-] [options]
+
+Converts a compact JWE protected..iv.ciphertext.tag to a flattened JSON envelope.
+
+Options:
+      --kid KID         add the top-level kid member the service expects
+  -o, --out PATH        write to PATH instead of stdout
+  -f, --force           overwrite PATH if it exists
+
+${COMMON}
+
+Example:
+  jwe-transport expand token.txt --kid k1
+
+${EXIT_CODES}
+`,
+};
+
+export function helpFor(command: CommandName | undefined): string {
+  return command === undefined ? MAIN_HELP : COMMAND_HELP[command];
+}

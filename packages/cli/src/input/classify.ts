@@ -1,0 +1,90 @@
+import { CliError } from '../cli-error.js';
+import { type HttpMessage, looksLikeHttpMessage, parseHttpMessage } from './http-message.js';
+import { isObject } from './object.js';
+
+/** What an input turned out to be; each kind is decrypted and shown in its own way. */
+export type ClassifiedInput =
+  | { kind: 'envelope'; text: string }
+  | { kind: 'compact'; text: string }
+  | { kind: 'http'; message: HttpMessage }
+  | { kind: 'har'; document: Record<string, unknown> };
+
+const COMPACT = /^[A-Za-z0-9_=-]*\.[A-Za-z0-9_=-]*\.[A-Za-z0-9_=-]*\.[A-Za-z0-9_=-]*\.[A-Za-z0-9_=-]*$/;
+const ENVELOPE_MEMBERS = ['iv', 'ciphertext', 'tag'];
+
+export function isHar(value: unknown): value is Record<string, unknown> {
+  return isObject(value) && isObject(value.log) && Array.isArray(value.log.entries);
+}
+
+export function isEnvelopeObject(value: unknown): value is Record<string, unknown> {
+  return isObject(value) && ENVELOPE_MEMBERS.every((name) => name in value);
+}
+
+export function isCompactText(text: string): boolean {
+  return COMPACT.test(text);
+}
+
+/** True when a captured body is an envelope in either serialization (used to spot encrypted HAR bodies). */
+export function looksLikeEnvelope(body: string): boolean {
+  const text = body.trim();
+  if (text.startsWith('{')) {
+    try {
+      return isEnvelopeObject(JSON.parse(text));
+    } catch {
+      return false;
+    }
+  }
+  return isCompactText(text);
+}
+
+function notAnEnvelope(message: string): CliError {
+  return new CliError('ERR_NOT_AN_ENVELOPE', message);
+}
+
+/**
+ * Recognises a flattened envelope, a compact JWE, a captured HTTP message or a HAR file. A JSON
+ * string holding an envelope (as copied from a log line) is unwrapped first.
+ */
+export function classifyInput(raw: string, name: string): ClassifiedInput {
+  const text = raw.replace(/^\uFEFF/, '').trim();
+  if (text === '')
+    throw notAnEnvelope(
+      `${name} is empty: expected an envelope, a compact JWE, an HTTP message or a HAR file.`,
+    );
+  if (text.startsWith('{')) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw notAnEnvelope(
+        `${name} starts like JSON but is not valid JSON. Was it truncated when it was copied?`,
+      );
+    }
+    if (isHar(value)) return { kind: 'har', document: value };
+    if (
+      isObject(value) &&
+      ('ciphertext' in value || 'iv' in value || 'tag' in value || 'protected' in value)
+    ) {
+      return { kind: 'envelope', text };
+    }
+    throw notAnEnvelope(
+      `${name} is JSON but neither an envelope (members iv, ciphertext, tag) nor a HAR file (log.entries). ` +
+        'If it is already plaintext there is nothing to decrypt.',
+    );
+  }
+  if (text.startsWith('"')) {
+    let inner: unknown;
+    try {
+      inner = JSON.parse(text);
+    } catch {
+      inner = undefined;
+    }
+    if (typeof inner === 'string') return classifyInput(inner, name);
+  }
+  if (looksLikeHttpMessage(text)) return { kind: 'http', message: parseHttpMessage(text) };
+  if (isCompactText(text)) return { kind: 'compact', text };
+  throw notAnEnvelope(
+    `${name} is not an envelope: expected flattened JSON ({"protected", "iv", "ciphertext", "tag"}), ` +
+      'a compact JWE (five dot-separated parts), a captured HTTP message or a HAR file.',
+  );
+}

@@ -1,0 +1,34 @@
+import { CliError } from '../cli-error.js';
+import { isObject } from '../input/object.js';
+
+/** An envelope read without the codec's strictness, so that inspect can report on broken ones too. */
+export interface LooseEnvelope {
+  serialization: 'flattened JSON' | 'compact';
+  members: Record<string, unknown>;
+}
+
+export function readLooseEnvelope(text: string): LooseEnvelope {
+  if (text.startsWith('{')) {
+    const value: unknown = JSON.parse(text);
+    if (!isObject(value)) throw new CliError('ERR_NOT_AN_ENVELOPE', 'The envelope must be a JSON object.');
+    return { serialization: 'flattened JSON', members: value };
+  }
+  const parts = text.split('.');
+  if (parts.length !== 5) {
+    throw new CliError(
+      'ERR_NOT_AN_ENVELOPE',
+      `A compact JWE has five dot-separated parts (protected.encrypted_key.iv.ciphertext.tag); this one has ${parts.length}.`,
+    );
+  }
+  const [protectedText, encryptedKey, iv, ciphertext, tag] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  return {
+    serialization: 'compact',
+    members: { protected: protectedText, encrypted_key: encryptedKey, iv, ciphertext, tag },
+  };
+}
