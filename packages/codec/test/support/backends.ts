@@ -1,0 +1,35 @@
+import { nodeBackend } from '../../src/backend/node.js';
+import type { CryptoBackend } from '../../src/backend/types.js';
+import { webBackend } from '../../src/backend/web.js';
+import * as nodeCodec from '../../src/index.node.js';
+import * as webCodec from '../../src/index.web.js';
+
+/** The part of an entry point's API these tests exercise; both entry points must provide it. */
+export type Codec = Pick<
+  typeof nodeCodec,
+  | 'encrypt'
+  | 'encryptJson'
+  | 'encryptFile'
+  | 'decrypt'
+  | 'decryptJson'
+  | 'decryptFile'
+  | 'decryptDetailed'
+  | 'toCompact'
+  | 'fromCompact'
+  | 'parseEnvelope'
+  | 'deriveKey'
+  | 'keyring'
+  | 'backendName'
+>;
+
+export interface BackendCase {
+  name: 'node' | 'webcrypto';
+  codec: Codec;
+  backend: CryptoBackend;
+}
+
+/** One suite runs against both entry points: `describe.each(backends)('$name back end', ...)`. */
+export const backends: BackendCase[] = [
+  { name: 'node', codec: nodeCodec, backend: nodeBackend },
+  { name: 'webcrypto', codec: webCodec, backend: webBackend },
+];
