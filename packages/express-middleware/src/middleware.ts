@@ -57,7 +57,7 @@ export function runStep(
     handle(req, res).then(
       () => next(),
       (error: unknown) => {
-        if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
+        if (hasBody(req) && !req.readableEnded && !res.headersSent) res.setHeader('Connection', 'close');
         next(toHttpError(error));
       },
     );
