@@ -41,3 +41,4 @@ export function jwe(options: JweOptions): JweMiddleware {
   };
   return middleware;
 }
+export * from './webhooks/index.js';

@@ -17,3 +17,5 @@ export {
   type RequestFilter,
   type ResponseMode,
 } from './options.js';
+export * from './auth/index.js';
+export * from './transcription/index.js';

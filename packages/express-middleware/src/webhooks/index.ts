@@ -1,5 +1,10 @@
 export { isWebhookError, WebhookError, type WebhookErrorCode, type WebhookErrorType } from './errors.js';
-export { parseWebhookBody, parseWebhookEvent, TRANSCRIPTION_COMPLETED, type WebhookEvent } from './notification.js';
+export {
+  parseWebhookBody,
+  parseWebhookEvent,
+  TRANSCRIPTION_COMPLETED,
+  type WebhookEvent,
+} from './notification.js';
 export { type WebhookDelivery, type WebhookReceiverOptions, webhookReceiver } from './receiver.js';
 export { ReplayGuard } from './replay.js';
 export {

@@ -50,7 +50,9 @@ interface RequestWithRawBody extends IncomingMessage {
 
 function defaultOnError(error: unknown, event: WebhookEvent): void {
   const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
-  console.error(`webhook handler for ${event.event} (session ${event.sessionId}) failed: ${name}: ${message}`);
+  console.error(
+    `webhook handler for ${event.event} (session ${event.sessionId}) failed: ${name}: ${message}`,
+  );
 }
 
 /** The raw bytes: read here, or kept by another parser in `req.rawBody`; never re-serialized JSON. */
@@ -70,7 +72,10 @@ function checkOptions(options: WebhookReceiverOptions): readonly string[] | unde
     throw new TypeError('webhookReceiver(): pass onEvent, the function that handles each verified event.');
   }
   const keys = typeof options.signingKey === 'string' ? [options.signingKey] : options.signingKey;
-  if (keys !== undefined && (keys.length === 0 || keys.some((key) => typeof key !== 'string' || key === ''))) {
+  if (
+    keys !== undefined &&
+    (keys.length === 0 || keys.some((key) => typeof key !== 'string' || key === ''))
+  ) {
     throw new TypeError('webhookReceiver(): signingKey must be a non-empty string or a list of them.');
   }
   if (keys === undefined && options.allowUnsigned !== true) {

@@ -1,0 +1,49 @@
+export type AuthErrorCode =
+  /** The service refused the client credentials, or the login failed otherwise. */
+  | 'ERR_AUTH_LOGIN_FAILED'
+  /** The service refused the refresh token (expired or revoked); a new login is needed. */
+  | 'ERR_AUTH_REFRESH_FAILED'
+  /** The login or refresh endpoint could not be reached. */
+  | 'ERR_AUTH_UNREACHABLE'
+  /** The login or refresh answer had no usable tokens. */
+  | 'ERR_AUTH_RESPONSE_INVALID';
+
+/**
+ * A failed login or refresh. `status` is the HTTP status when the service answered. The message
+ * names what to check (spec 7: "Authentication failed: client id or client secret wrong") and
+ * never contains a secret or a token.
+ */
+export class AuthError extends Error {
+  readonly code: AuthErrorCode;
+  readonly status: number | undefined;
+
+  constructor(code: AuthErrorCode, message: string, details: { status?: number; cause?: unknown } = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = 'AuthError';
+    this.code = code;
+    this.status = details.status;
+  }
+}
+
+export function isAuthError(value: unknown): value is AuthError {
+  return value instanceof AuthError;
+}
+
+/** The operation an HTTP failure belongs to, for its message. */
+export type AuthOperation = 'login' | 'refresh';
+
+export function refusedMessage(operation: AuthOperation, status: number): string {
+  if (operation === 'login') {
+    if (status === 400 || status === 401 || status === 403) {
+      return `Authentication failed (HTTP ${status}): the service refused the client credentials. Check the client id and client secret issued by the service operator.`;
+    }
+    if (status === 404 || status === 405) {
+      return `Login failed (HTTP ${status}): no login endpoint at that address. Check the base URL and the login path.`;
+    }
+    return `Login failed (HTTP ${status}): the service could not log in right now. Try again later; if it persists, check the base URL.`;
+  }
+  if (status === 400 || status === 401 || status === 403) {
+    return `Token refresh refused (HTTP ${status}): the refresh token expired or was revoked. Log in again with the client credentials.`;
+  }
+  return `Token refresh failed (HTTP ${status}). Try again later; if it persists, check the base URL and the refresh path.`;
+}

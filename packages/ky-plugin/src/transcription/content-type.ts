@@ -1,0 +1,19 @@
+/** Spec 2.7: the content type of an audio file is detected from its extension. */
+const AUDIO_TYPES: Record<string, string> = {
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  m4a: 'audio/mp4',
+  mp4: 'audio/mp4',
+  aac: 'audio/aac',
+  ogg: 'audio/ogg',
+  oga: 'audio/ogg',
+  opus: 'audio/opus',
+  webm: 'audio/webm',
+  flac: 'audio/flac',
+  amr: 'audio/amr',
+};
+
+export function audioContentType(fileName: string): string {
+  const extension = /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1]?.toLowerCase();
+  return (extension && AUDIO_TYPES[extension]) ?? 'application/octet-stream';
+}
