@@ -17,8 +17,21 @@ export interface DecryptedEnvelope {
 export const INSPECT_HINT =
   'Run `jwe-transport inspect` on the same input with the same key to see which causes can be ruled out.';
 
-export function decryptionFailedError(keyCount: number): CliError {
-  const tried = keyCount > 1 ? ` None of the ${keyCount} keys given authenticated it.` : '';
+/** The tag's length is public, so naming a wrong one is no oracle; it is the most common sender bug. */
+function tagLengthHint(envelopeText: string | undefined): string {
+  if (envelopeText === undefined) return '';
+  const tag = envelopeText.startsWith('{')
+    ? /"tag"\s*:\s*"([^"]*)"/.exec(envelopeText)?.[1]
+    : envelopeText.split('.')[4];
+  if (tag === undefined) return '';
+  const bytes = Math.floor((tag.replace(/=+$/, '').length * 3) / 4);
+  if (bytes === 16) return '';
+  const likely = bytes === 32 ? ' (most likely the full, untruncated HMAC-SHA-256)' : '';
+  return ` Its tag is ${bytes} bytes instead of 16${likely}.`;
+}
+
+export function decryptionFailedError(keyCount: number, envelopeText?: string): CliError {
+  const tried = `${keyCount > 1 ? ` None of the ${keyCount} keys given authenticated it.` : ''}${tagLengthHint(envelopeText)}`;
   return new CliError(
     'ERR_JWE_DECRYPTION_FAILED',
     'The envelope did not authenticate: either the key is not the one the sender used, or the envelope ' +
@@ -54,5 +67,5 @@ export async function decryptWithKeys(envelopeText: string, keys: KeySet): Promi
       if (!isJweError(error) || error.code !== 'ERR_JWE_DECRYPTION_FAILED') throw error;
     }
   }
-  throw decryptionFailedError(keys.entries.length);
+  throw decryptionFailedError(keys.entries.length, envelopeText);
 }

@@ -62,6 +62,12 @@ describe('inspect without a key', () => {
     expect(result.stdout).toMatch(/tag\s+43 chars\s+32 bytes/);
     expect(result.stdout).toContain('TAG_LENGTH');
     expect(result.stdout).toContain('most likely the full HMAC-SHA-256 output');
+
+    const decrypted = await runCli(['decrypt'], { input: JSON.stringify(longTag), env: { JWE_KEY: KEY } });
+    expect(decrypted.code).toBe(1);
+    expect(decrypted.stderr).toContain(
+      'Its tag is 32 bytes instead of 16 (most likely the full, untruncated HMAC-SHA-256)',
+    );
   });
 
   it('explains a missing protected header, padding, a GCM-sized IV and an unsupported enc', async () => {
