@@ -260,7 +260,7 @@ describe.each(EXPRESS_VERSIONS)('webhookReceiver() on $name', ({ create, json })
     release();
     await errorSeen;
     expect(finished).toBe(true);
-    expect((reportedError?.error as Error).message).toBe('database down');
+    expect((reportedError?.error as Error | undefined)?.message).toBe('database down');
     expect(reportedError?.sessionId).toBe('txn-ünï');
   });
 
