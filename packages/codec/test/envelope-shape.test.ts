@@ -18,10 +18,18 @@ describe.each(backends)('envelope shape, $name back end', ({ codec }) => {
     expect(Object.keys(await codec.encrypt('x', KEY))).toEqual(['protected', 'iv', 'ciphertext', 'tag']);
   });
 
-  it('a fresh random IV every call', async () => {
+  it('a fresh random IV every call, also across many calls (past any internal pool refill)', async () => {
     const ivs = new Set<string>();
-    for (let i = 0; i < 50; i++) ivs.add((await codec.encrypt('same', KEY)).iv);
-    expect(ivs.size).toBe(50);
+    const count = 3000;
+    for (let i = 0; i < count; i++) ivs.add((await codec.encrypt('same', KEY)).iv);
+    expect(ivs.size).toBe(count);
+  });
+
+  it('an IV does not change after it was used (no view into a reused buffer)', async () => {
+    const envelopes = await Promise.all(Array.from({ length: 600 }, () => codec.encrypt('iv reuse', KEY)));
+    for (const envelope of envelopes) {
+      expect(new TextDecoder().decode(await codec.decrypt(envelope, KEY))).toBe('iv reuse');
+    }
   });
 
   it('unsafeFixedIv must be 16 bytes', async () => {

@@ -52,6 +52,24 @@ describe.each(backends)('interoperability, $name back end', ({ codec }) => {
     });
   });
 
+  it('our file envelopes decrypt with jwcrypto and npm jose to {"file": <standard base64>}', async () => {
+    const files = fc.sample(fc.uint8Array({ maxLength: 3000 }), { numRuns: 25, seed: 7 });
+    const envelopes: Envelope[] = [];
+    for (const file of files) envelopes.push(await codec.encryptFile(file, KEY));
+    const fileOf = (payload: Uint8Array) =>
+      toHex(
+        new Uint8Array(
+          Buffer.from((JSON.parse(new TextDecoder().decode(payload)) as { file: string }).file, 'base64'),
+        ),
+      );
+    const results = await jwcryptoDecrypt(KEY, envelopes);
+    for (const [i, result] of results.entries()) {
+      expect(result).toMatchObject({ ok: true });
+      if (result.ok) expect(fileOf(result.plaintext)).toBe(toHex(files[i]!));
+      expect(fileOf(await joseNpmDecrypt(KEY, envelopes[i]!))).toBe(toHex(files[i]!));
+    }
+  });
+
   it('our envelopes decrypt with npm jose (dir and A128CBC-HS256 pinned), flattened and compact', async () => {
     for (const plaintext of batch) {
       const envelope = await codec.encrypt(plaintext, KEY, { kid: 'npm' });

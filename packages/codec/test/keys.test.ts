@@ -109,6 +109,45 @@ describe.each(backends)('keys, $name back end', ({ codec }) => {
     });
   });
 
+  describe('many keys at once (prepared-key caches)', () => {
+    const manyKeys = Array.from({ length: 150 }, (_, i) => `shared-key-${String(i).padStart(5, '0')}`);
+
+    it('interleaved, concurrent use of 150 keys never mixes them up', async () => {
+      const envelopes = await Promise.all(manyKeys.map((key, i) => codec.encrypt(`message ${i}`, key)));
+      // Decrypt in another order, concurrently, after every cache has been filled past any limit.
+      const order = manyKeys.map((_, i) => (i * 7) % manyKeys.length);
+      const plaintexts = await Promise.all(order.map((i) => codec.decrypt(envelopes[i]!, manyKeys[i]!)));
+      plaintexts.forEach((plaintext, n) => {
+        expect(new TextDecoder().decode(plaintext)).toBe(`message ${order[n]}`);
+      });
+      // And each envelope is bound to its own key only.
+      for (const i of [0, 1, 75, 149]) {
+        await expectJweError(
+          () => codec.decrypt(envelopes[i]!, manyKeys[(i + 1) % 150]!),
+          'ERR_JWE_DECRYPTION_FAILED',
+        );
+      }
+    });
+
+    it('raw keys with the same first half but different second halves stay distinct', async () => {
+      const a = codec.deriveKey(KEY_A);
+      const b = a.slice();
+      b[31]! ^= 1;
+      const envelope = await codec.encrypt('halves', a, { unsafeFixedIv: new Uint8Array(16).fill(9) });
+      expect(new TextDecoder().decode(await codec.decrypt(envelope, a))).toBe('halves');
+      // Only the MAC half is authenticated: a different AES half passes the tag, then yields other
+      // bytes (or, far more likely, bad padding). Either way it must not be the original plaintext.
+      const withOtherAesHalf = await codec.decrypt(envelope, b).then(
+        (plaintext) => new TextDecoder().decode(plaintext),
+        (error: { code?: string }) => error.code,
+      );
+      expect(withOtherAesHalf).not.toBe('halves');
+      const c = a.slice();
+      c[0]! ^= 1;
+      await expectJweError(() => codec.decrypt(envelope, c), 'ERR_JWE_DECRYPTION_FAILED');
+    });
+  });
+
   describe('keyring', () => {
     const ring = () => codec.keyring({ a: KEY_A, b: KEY_B });
 
