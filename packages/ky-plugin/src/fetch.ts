@@ -1,5 +1,6 @@
 import { callSettings } from './context.js';
 import { decryptIncoming } from './incoming.js';
+import { isNodeRuntime, nodeStreamingUpload } from './node-upload.js';
 import { type JweOptions, type JweRequestContext, resolveOptions } from './options.js';
 import { encryptOutgoing, type OutgoingBody, type OutgoingRequest } from './outgoing.js';
 
@@ -67,11 +68,19 @@ function urlOf(input: string | URL | Request): string {
  * another fetch (undici's, an instrumented one); it is called as `fetchImpl(url, init)` whenever
  * the body was replaced, so it needs no `Request` class of its own.
  */
-export function createJweFetch(
-  options: JweOptions,
-  fetchImpl: FetchImplementation = (input, init) => globalThis.fetch(input, init),
-): JweFetch {
+export function createJweFetch(options: JweOptions, fetchImpl?: FetchImplementation): JweFetch {
   const resolved = resolveOptions(options);
+  const send: FetchImplementation = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
+  // Without an explicit fetch, streamed uploads on Node use node:http (see node-upload.ts).
+  const sendStreamed = (url: string, init: RequestInit) =>
+    !fetchImpl && isNodeRuntime()
+      ? nodeStreamingUpload(url, {
+          method: init.method ?? 'POST',
+          headers: new Headers(init.headers),
+          body: init.body as ReadableStream<Uint8Array>,
+          signal: init.signal ?? null,
+        })
+      : send(url, init);
   return async (input, init = {}) => {
     const { jwe: perCall, ...requestInit } = init;
     const settings = callSettings({ jwe: perCall }, resolved);
@@ -85,8 +94,10 @@ export function createJweFetch(
     const body = encrypt ? await encryptOutgoing(view, resolved) : ({ kind: 'unchanged' } as const);
     const response =
       body.kind === 'unchanged'
-        ? await fetchImpl(input, requestInit)
-        : await fetchImpl(urlOf(input), encryptedInit(input, requestInit, view.method, body));
+        ? await send(input, requestInit)
+        : body.kind === 'streamed'
+          ? await sendStreamed(urlOf(input), encryptedInit(input, requestInit, view.method, body))
+          : await send(urlOf(input), encryptedInit(input, requestInit, view.method, body));
     const decrypted = await decryptIncoming(response, {
       method: view.method,
       url: response.url || urlOf(input),

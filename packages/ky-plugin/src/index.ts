@@ -2,6 +2,8 @@
  * `@jwe-transport/ky-plugin`: JWE request and response encryption for ky (1.x and 2.x) and fetch.
  * @packageDocumentation
  */
+
+export * from './auth/index.js';
 export { isJweResponseError, JweRequestError, type JweRequestErrorCode, JweResponseError } from './errors.js';
 export {
   createJweFetch,
@@ -17,5 +19,4 @@ export {
   type RequestFilter,
   type ResponseMode,
 } from './options.js';
-export * from './auth/index.js';
 export * from './transcription/index.js';

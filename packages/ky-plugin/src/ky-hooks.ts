@@ -2,6 +2,7 @@ import { callSettings } from './context.js';
 import { JweRequestError, JweResponseError } from './errors.js';
 import { decryptIncoming } from './incoming.js';
 import { isMultipartForm, saysJwe } from './media-type.js';
+import { isNodeRuntime, nodeStreamingUpload, streamedFetchInit } from './node-upload.js';
 import { type JweOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { encryptOutgoing, type OutgoingBody, type OutgoingRequest } from './outgoing.js';
 
@@ -27,6 +28,8 @@ export type JweKyHook<Result> = (...args: unknown[]) => Promise<Result>;
 /** The options `jwe()` returns, to spread into `ky.create()` or pass to `.extend()`. */
 export interface JweKyOptions {
   hooks: {
+    /** ky 2.x only (ky 1.x ignores it): keeps large files out of the `Request` ky builds. */
+    init: ((...args: unknown[]) => void)[];
     beforeRequest: JweKyHook<Request | Response | undefined>[];
     afterResponse: JweKyHook<Response | undefined>[];
     beforeRetry: JweKyHook<Request | undefined>[];
@@ -60,10 +63,20 @@ function hookArguments(args: unknown[]): HookArguments {
   return view;
 }
 
+/** Where the init hook parks a form whose file is too large to hand to `new Request()`. */
+const DEFERRED_FORM = Symbol('jwe-transport deferred form');
+
+function deferredForm(options: KyOptionsView): FormData | undefined {
+  const context = options.context as { [DEFERRED_FORM]?: FormData } | undefined;
+  return context?.[DEFERRED_FORM];
+}
+
 function outgoingView(request: Request, options: KyOptionsView): OutgoingRequest {
   // ky's options.body is the caller's FormData; use it (no multipart parsing, files stay on disk)
   // only while the request still carries that form, not after a hook or a retry replaced the body.
-  const original = isMultipartForm(request.headers.get('content-type')) ? options.body : undefined;
+  const original =
+    deferredForm(options) ??
+    (isMultipartForm(request.headers.get('content-type')) ? options.body : undefined);
   return {
     method: request.method,
     headers: request.headers,
@@ -71,20 +84,6 @@ function outgoingView(request: Request, options: KyOptionsView): OutgoingRequest
     bytes: async () => new Uint8Array(await request.arrayBuffer()),
     formData: () => request.clone().formData(),
   };
-}
-
-function streamedInit(request: Request, body: Extract<OutgoingBody, { kind: 'streamed' }>): RequestInit {
-  return {
-    method: request.method,
-    headers: body.headers,
-    body: body.body,
-    // Node's fetch needs this for a stream body; a streamed body can be sent once only.
-    duplex: 'half',
-    signal: request.signal,
-    redirect: request.redirect,
-    credentials: request.credentials,
-    referrerPolicy: request.referrerPolicy,
-  } as RequestInit;
 }
 
 /**
@@ -96,10 +95,19 @@ function retireBody(request: Request): void {
   if (request.body && !request.body.locked) request.body.getReader();
 }
 
-function pickFetch(options: ResolvedOptions, kyOptions: KyOptionsView): typeof globalThis.fetch {
-  if (options.fetch) return options.fetch;
-  if (typeof kyOptions.fetch === 'function') return kyOptions.fetch as typeof globalThis.fetch;
-  return globalThis.fetch;
+/** Sends a streamed envelope: the plugin's `fetch` option if set, node:http on Node, else ky's fetch. */
+function sendStreamed(
+  request: Request,
+  body: Extract<OutgoingBody, { kind: 'streamed' }>,
+  options: ResolvedOptions,
+  kyOptions: KyOptionsView,
+): Promise<Response> {
+  const upload = { method: request.method, headers: body.headers, body: body.body, signal: request.signal };
+  if (options.fetch) return options.fetch(request.url, streamedFetchInit(upload));
+  if (isNodeRuntime()) return nodeStreamingUpload(request.url, upload);
+  const fetchImpl =
+    typeof kyOptions.fetch === 'function' ? (kyOptions.fetch as typeof fetch) : globalThis.fetch;
+  return fetchImpl(request.url, streamedFetchInit(upload));
 }
 
 /**
@@ -113,10 +121,33 @@ export function jwe(options: JweOptions): JweKyOptions {
   // Requests whose envelope was streamed by this plugin itself; ky must not retry them.
   const streamedRequests = new WeakSet<Request>();
 
+  /*
+   * On Node 22+ constructing a `Request` whose FormData holds a file reads the whole file into
+   * memory, and ky builds one for every call. ky 2.x runs `init` hooks first: a form that is
+   * one large file is taken out of the options and parked in the per-call context for
+   * `beforeRequest`, which streams it.
+   */
+  const init = (...args: unknown[]): void => {
+    const kyOptions = args[0] as Record<string, unknown>;
+    const form = kyOptions.body;
+    if (typeof FormData === 'undefined' || !(form instanceof FormData)) return;
+    if (!callSettings(kyOptions.context, resolved).encryptRequest) return;
+    const file = form.get('file');
+    let fields = 0;
+    form.forEach(() => {
+      fields++;
+    });
+    if (fields !== 1 || !(file instanceof Blob) || file.size <= resolved.streamThreshold) return;
+    kyOptions.context = { ...(kyOptions.context as object | undefined), [DEFERRED_FORM]: form };
+    delete kyOptions.body;
+  };
+
   const beforeRequest: JweKyHook<Request | Response | undefined> = async (...args) => {
     const { request, options: kyOptions } = hookArguments(args);
-    if (!callSettings(kyOptions.context, resolved).encryptRequest) return undefined;
-    if (resolved.encrypt !== 'all' && !(await resolved.encrypt(request))) return undefined;
+    const parked = deferredForm(kyOptions);
+    const restore = () => (parked ? new Request(request, { body: parked }) : undefined);
+    if (!callSettings(kyOptions.context, resolved).encryptRequest) return restore();
+    if (resolved.encrypt !== 'all' && !(await resolved.encrypt(request))) return restore();
     let body: OutgoingBody;
     try {
       body = await encryptOutgoing(outgoingView(request, kyOptions), resolved);
@@ -130,7 +161,7 @@ export function jwe(options: JweOptions): JweKyOptions {
     // stream buffers all of it. Send it here and hand ky the response.
     streamedRequests.add(request);
     retireBody(request);
-    return pickFetch(resolved, kyOptions)(request.url, streamedInit(request, body));
+    return sendStreamed(request, body, resolved, kyOptions);
   };
 
   const afterResponse: JweKyHook<Response | undefined> = async (...args) => {
@@ -163,6 +194,11 @@ export function jwe(options: JweOptions): JweKyOptions {
   };
 
   return {
-    hooks: { beforeRequest: [beforeRequest], afterResponse: [afterResponse], beforeRetry: [beforeRetry] },
+    hooks: {
+      init: [init],
+      beforeRequest: [beforeRequest],
+      afterResponse: [afterResponse],
+      beforeRetry: [beforeRetry],
+    },
   };
 }
