@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEY, tempDir } from './helpers/run-cli.js';
+import { joseCDecrypt, jwcryptoEncrypt } from '../../../test-vectors/peers/index.mjs';
+import { KEY, OTHER_KEY, runCli, tempDir } from './helpers/run-cli.js';
 
 /*
  * A 500 MiB file through `encrypt --file` and `decrypt --out`, each in its own process, with the
@@ -102,4 +103,81 @@ describe('large files stream through the built binary with bounded memory', () =
     expect(decrypted.maxRssMb).toBeLessThan(MEMORY_BOUND_MB);
     expect(await sha256Of(restored)).toBe(inputSha256);
   }, 240_000);
+});
+
+describe('envelopes over the 8 MiB threshold take the streaming path', () => {
+  const file = Buffer.alloc(12 * 2 ** 20);
+  for (let i = 0; i < file.length; i += 4) file.writeUInt32LE((i * 2654435761) >>> 0, i);
+  const fileSha256 = createHash('sha256').update(file).digest('hex');
+
+  it('streams our envelope for a 12 MiB file; jose C decrypts it', async () => {
+    const path = tmp.path('medium.bin');
+    await writeFile(path, file);
+    const result = await runCli(['encrypt', '--file', path, '--kid', 'k1'], { env: { JWE_KEY: KEY } });
+    expect(result.code, result.stderr).toBe(0);
+    const envelope = JSON.parse(result.stdout);
+    expect(envelope.kid).toBe('k1');
+    const payload = JSON.parse(Buffer.from(await joseCDecrypt(KEY, envelope)).toString('utf8'));
+    expect(createHash('sha256').update(Buffer.from(payload.file, 'base64')).digest('hex')).toBe(fileSha256);
+  });
+
+  it('streams a jwcrypto envelope from stdin: a digest without --out, the file with --out', async () => {
+    const [envelope] = await jwcryptoEncrypt(
+      KEY,
+      Buffer.from(JSON.stringify({ file: file.toString('base64') })),
+      { kid: 'k1' },
+    );
+    const input = JSON.stringify(envelope);
+    expect(input.length).toBeGreaterThan(8 * 2 ** 20);
+
+    const digest = await runCli(['decrypt', '-', '--json'], { input, env: { JWE_KEY: KEY } });
+    expect(digest.code, digest.stderr).toBe(0);
+    expect(JSON.parse(digest.stdout)).toMatchObject({
+      streamed: true,
+      kid: 'k1',
+      payload: { size: file.length, sha256: fileSha256 },
+    });
+
+    const keyFile = tmp.path('keys.txt');
+    await writeFile(keyFile, `old=${OTHER_KEY}\nk1=${KEY}\n`);
+    const out = tmp.path('from-stdin.bin');
+    const saved = await runCli(['decrypt', '-', '--out', out, '-k', keyFile], { input });
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(
+      createHash('sha256')
+        .update(await readFile(out))
+        .digest('hex'),
+    ).toBe(fileSha256);
+  });
+
+  it('exits 1 for a tampered large envelope and leaves no output file behind', async () => {
+    const [envelope] = await jwcryptoEncrypt(
+      KEY,
+      Buffer.from(JSON.stringify({ file: file.toString('base64') })),
+    );
+    const tag = String(envelope!.tag);
+    const tampered = JSON.stringify({ ...envelope, tag: `${tag[0] === 'A' ? 'B' : 'A'}${tag.slice(1)}` });
+    const dir = tmp.path('tampered');
+    await mkdir(dir);
+    const out = `${dir}/never.bin`;
+    const result = await runCli(['decrypt', '-', '--out', out], { input: tampered, env: { JWE_KEY: KEY } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('ERR_JWE_DECRYPTION_FAILED');
+    await expect(access(out)).rejects.toThrow();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('refuses --raw without --out for a large envelope, so unverified plaintext never reaches stdout', async () => {
+    const [envelope] = await jwcryptoEncrypt(
+      KEY,
+      Buffer.from(JSON.stringify({ file: file.toString('base64') })),
+    );
+    const result = await runCli(['decrypt', '--raw'], {
+      input: JSON.stringify(envelope),
+      env: { JWE_KEY: KEY },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('only to --out');
+  });
 });
