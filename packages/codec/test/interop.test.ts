@@ -10,6 +10,7 @@ import {
   joseNpmDecrypt,
   joseNpmEncrypt,
   joseNpmEncryptCompact,
+  joseNpmEncryptUnprotected,
   jwcryptoDecrypt,
   jwcryptoEncrypt,
 } from './support/peers.js';
@@ -151,6 +152,24 @@ describe.each(backends)('interoperability, $name back end', ({ codec }) => {
     );
     const { aad: _aad, ...withoutAad } = envelope;
     await expectJweError(() => codec.decrypt(withoutAad, KEY), 'ERR_JWE_DECRYPTION_FAILED');
+  });
+
+  it('npm jose envelopes without a protected header (RFC empty AAD, with and without aad) read as "none"', async () => {
+    for (const aad of [undefined, utf8('ctx')]) {
+      const envelope = (await joseNpmEncryptUnprotected(
+        KEY,
+        utf8('no protected'),
+        aad ? { aad } : {},
+      )) as unknown as Envelope;
+      expect(envelope.protected).toBeUndefined();
+      const result = await codec.decryptDetailed(envelope, KEY);
+      expect(result.headerSource).toBe('none');
+      expect(new TextDecoder().decode(result.plaintext)).toBe('no protected');
+      await expectJweError(
+        () => codec.decrypt(envelope, KEY, { missingProtected: 'reject' }),
+        'ERR_JWE_INVALID',
+      );
+    }
   });
 
   it('what we reject as tampered, the peers reject too', async () => {

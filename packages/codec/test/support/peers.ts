@@ -32,6 +32,17 @@ export async function joseNpmEncrypt(
   return { ...(await builder.encrypt(deriveKey(keyString))) };
 }
 
+/** npm jose with no protected header at all: alg and enc in the shared unprotected header. */
+export async function joseNpmEncryptUnprotected(
+  keyString: string,
+  plaintext: Uint8Array,
+  options: { aad?: Uint8Array } = {},
+): Promise<Record<string, unknown>> {
+  const builder = new FlattenedEncrypt(plaintext).setSharedUnprotectedHeader(PROTECTED);
+  if (options.aad) builder.setAdditionalAuthenticatedData(options.aad);
+  return { ...(await builder.encrypt(deriveKey(keyString))) };
+}
+
 export function joseNpmEncryptCompact(keyString: string, plaintext: Uint8Array): Promise<string> {
   return new CompactEncrypt(plaintext).setProtectedHeader(PROTECTED).encrypt(deriveKey(keyString));
 }
