@@ -129,6 +129,9 @@ export function bindCodec(backend: CryptoBackend) {
     const bytes = typeof plaintext === 'string' ? backend.utf8Bytes(plaintext) : plaintext;
     if (!(bytes instanceof Uint8Array))
       throw new TypeError('encrypt: plaintext must be a Uint8Array or a string.');
+    if (options.kid !== undefined && typeof options.kid !== 'string') {
+      throw new TypeError('encrypt: kid must be a string.');
+    }
     const prepared = await prepare(key);
     const iv = options.unsafeFixedIv ?? backend.randomBytes(IV_BYTES);
     if (iv.length !== IV_BYTES) throw new TypeError(`encrypt: the IV must be ${IV_BYTES} bytes.`);

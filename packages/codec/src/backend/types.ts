@@ -22,7 +22,7 @@ export interface CryptoBackend {
   decodeBase64(text: string, what: string): Uint8Array;
   /** Latin-1 strings to one byte array (used for the AAD and the file payload's JSON framing). */
   latin1Bytes(...texts: string[]): Uint8Array;
-  /** Bytes to a Latin-1 string, one character per byte (a view for ASCII payloads). */
+  /** Bytes to a string, one character per byte; exact for ASCII, which is all callers accept. */
   latin1String(bytes: Uint8Array, start?: number, end?: number): string;
   utf8Bytes(text: string): Uint8Array;
 }

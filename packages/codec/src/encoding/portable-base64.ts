@@ -18,63 +18,73 @@ function decodeTable(alphabet: string): Int16Array {
 const URL_TABLE = decodeTable(URL_ALPHABET);
 const STD_TABLE = decodeTable(STD_ALPHABET);
 
+// Output is ASCII, so writing character codes into bytes and decoding them natively avoids building
+// a string four characters at a time (which made encoding GC-bound on large files).
+const ascii = new TextDecoder('utf-8');
+
 function encodeWith(bytes: Uint8Array, alphabet: string, pad: boolean): string {
-  const parts: string[] = [];
-  let chunk = '';
+  const codes = new Uint8Array(64);
+  for (let i = 0; i < 64; i++) codes[i] = alphabet.charCodeAt(i);
   const full = bytes.length - (bytes.length % 3);
+  const rest = bytes.length - full;
+  const out = new Uint8Array((full / 3) * 4 + (rest === 0 ? 0 : pad ? 4 : rest + 1));
+  let o = 0;
   for (let i = 0; i < full; i += 3) {
     const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
-    chunk += alphabet[n >>> 18]! + alphabet[(n >>> 12) & 63]! + alphabet[(n >>> 6) & 63]! + alphabet[n & 63]!;
-    if (chunk.length >= 8192) {
-      parts.push(chunk);
-      chunk = '';
-    }
+    out[o++] = codes[n >>> 18]!;
+    out[o++] = codes[(n >>> 12) & 63]!;
+    out[o++] = codes[(n >>> 6) & 63]!;
+    out[o++] = codes[n & 63]!;
   }
-  const rest = bytes.length - full;
-  if (rest === 1) {
-    const n = bytes[full]! << 16;
-    chunk += alphabet[n >>> 18]! + alphabet[(n >>> 12) & 63]! + (pad ? '==' : '');
-  } else if (rest === 2) {
-    const n = (bytes[full]! << 16) | (bytes[full + 1]! << 8);
-    chunk += alphabet[n >>> 18]! + alphabet[(n >>> 12) & 63]! + alphabet[(n >>> 6) & 63]! + (pad ? '=' : '');
+  if (rest > 0) {
+    const n = (bytes[full]! << 16) | (rest === 2 ? bytes[full + 1]! << 8 : 0);
+    out[o++] = codes[n >>> 18]!;
+    out[o++] = codes[(n >>> 12) & 63]!;
+    if (rest === 2) out[o++] = codes[(n >>> 6) & 63]!;
+    if (pad) out.fill(61 /* = */, o);
   }
-  parts.push(chunk);
-  return parts.join('');
+  return ascii.decode(out);
+}
+
+function badCharacter(text: string, from: number, table: Int16Array, what: string): never {
+  let i = from;
+  while (i < text.length && text.charCodeAt(i) < 128 && table[text.charCodeAt(i)]! >= 0) i++;
+  throw invalid(`${what} contains a character outside the base64 alphabet at offset ${i}.`);
 }
 
 function decodeWith(text: string, table: Int16Array, what: string, length: number): Uint8Array {
   const out = new Uint8Array(Math.floor((length * 3) / 4));
+  // Characters past 127 index outside the table and read as undefined; `| 0` would hide that, so
+  // each lookup is bounds-checked and any invalid character makes the OR of a quad negative.
+  const at = (i: number): number => {
+    const c = text.charCodeAt(i);
+    return c < 128 ? table[c]! : -1;
+  };
   let o = 0;
   let i = 0;
-  const value = (index: number): number => {
-    const c = text.charCodeAt(index);
-    const v = c < 128 ? table[c]! : -1;
-    if (v < 0) throw invalid(`${what} contains a character outside the base64 alphabet at offset ${index}.`);
-    return v;
-  };
   const full = length - (length % 4);
   for (; i < full; i += 4) {
-    const n = (value(i) << 18) | (value(i + 1) << 12) | (value(i + 2) << 6) | value(i + 3);
-    out[o++] = n >>> 16;
-    out[o++] = (n >>> 8) & 255;
-    out[o++] = n & 255;
+    const a = at(i);
+    const b = at(i + 1);
+    const c = at(i + 2);
+    const d = at(i + 3);
+    if ((a | b | c | d) < 0) badCharacter(text, i, table, what);
+    out[o++] = (a << 2) | (b >>> 4);
+    out[o++] = ((b & 15) << 4) | (c >>> 2);
+    out[o++] = ((c & 3) << 6) | d;
   }
   const rest = length - full;
   if (rest === 1) throw invalid(`${what} has an impossible length for base64 (${length} characters).`);
-  if (rest === 2) {
-    const a = value(i);
-    const b = value(i + 1);
-    if (b & 15)
+  if (rest >= 2) {
+    const a = at(i);
+    const b = at(i + 1);
+    const c = rest === 3 ? at(i + 2) : 0;
+    if ((a | b | c) < 0) badCharacter(text, i, table, what);
+    if (rest === 2 ? b & 15 : c & 3) {
       throw invalid(`${what} is not canonical base64: its last character has non-zero trailing bits.`);
+    }
     out[o++] = (a << 2) | (b >>> 4);
-  } else if (rest === 3) {
-    const a = value(i);
-    const b = value(i + 1);
-    const c = value(i + 2);
-    if (c & 3)
-      throw invalid(`${what} is not canonical base64: its last character has non-zero trailing bits.`);
-    out[o++] = (a << 2) | (b >>> 4);
-    out[o++] = ((b & 15) << 4) | (c >>> 2);
+    if (rest === 3) out[o++] = ((b & 15) << 4) | (c >>> 2);
   }
   return out.subarray(0, o);
 }
