@@ -6,18 +6,21 @@ import type { ServiceConfig } from './config.js';
 import type { DocumentStore } from './document-store.js';
 import { documentRoutes } from './routes/documents.js';
 import { registrationRoutes } from './routes/registration.js';
+import type { Workflow } from './workflow/index.js';
 
 /** The reference service: bearer tokens, then the two example APIs, then JSON errors. */
 export function createServiceApp(
   config: Pick<ServiceConfig, 'keys' | 'tokens' | 'uploadLimit'>,
   store: DocumentStore,
-  options: { log?: (line: string) => void } = {},
+  options: { log?: (line: string) => void; workflow?: Workflow } = {},
 ): Express {
   const app = express();
   app.disable('x-powered-by');
   const { log } = options;
   if (log) app.use(accessLog(log));
   const transport = jwe({ keys: config.keys });
+  // Login, refresh and the transcription workflow check their own issued tokens.
+  if (options.workflow) app.use(options.workflow.router);
   app.use(bearerAuth(config.tokens));
   app.use(registrationRoutes(jwe({ keys: config.keys, requireEncryption: true })));
   app.use(documentRoutes(transport.upload({ dest: store.dir, limit: config.uploadLimit }), store));

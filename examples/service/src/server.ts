@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createServiceApp } from './app.js';
 import type { ServiceConfig } from './config.js';
 import { DocumentStore } from './document-store.js';
+import type { Workflow } from './workflow/index.js';
 
 export interface RunningService {
   url: string;
@@ -13,7 +14,7 @@ export interface RunningService {
 /** Starts the service on 127.0.0.1 (port 0 picks a free one) and resolves once it listens. */
 export async function startService(
   config: ServiceConfig,
-  options: { log?: (line: string) => void } = {},
+  options: { log?: (line: string) => void; workflow?: Workflow } = {},
 ): Promise<RunningService> {
   const store = await new DocumentStore(config.docsDir).open();
   const app = createServiceApp(config, store, options);

@@ -20,7 +20,14 @@ export interface ClientCredentials extends AuthEndpointOptions {
 }
 
 function endpointUrl(options: AuthEndpointOptions, defaultPath: string): URL {
-  const base = new URL(options.baseUrl);
+  let base: URL;
+  try {
+    base = new URL(options.baseUrl);
+  } catch {
+    throw new TypeError(
+      `The auth baseUrl ${JSON.stringify(String(options.baseUrl))} is not an absolute URL: give the service's address, e.g. https://api.example.com.`,
+    );
+  }
   const path = options.path ?? defaultPath;
   // Keep a base path such as https://host/api when joining.
   return new URL(`${base.pathname.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`, base);
