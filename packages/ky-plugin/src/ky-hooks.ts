@@ -1,7 +1,7 @@
 import { callSettings } from './context.js';
 import { JweRequestError, JweResponseError } from './errors.js';
 import { decryptIncoming } from './incoming.js';
-import { isMultipartForm, saysJwe } from './media-type.js';
+import { isJsonMediaType, isMultipartForm, saysJwe } from './media-type.js';
 import { isNodeRuntime, nodeStreamingUpload, streamedFetchInit } from './node-upload.js';
 import { type JweOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { encryptOutgoing, type OutgoingBody, type OutgoingRequest } from './outgoing.js';
@@ -74,9 +74,13 @@ function deferredForm(options: KyOptionsView): FormData | undefined {
 function outgoingView(request: Request, options: KyOptionsView): OutgoingRequest {
   // ky's options.body is the caller's FormData; use it (no multipart parsing, files stay on disk)
   // only while the request still carries that form, not after a hook or a retry replaced the body.
-  const original =
-    deferredForm(options) ??
-    (isMultipartForm(request.headers.get('content-type')) ? options.body : undefined);
+  const contentType = request.headers.get('content-type');
+  // The JSON text ky made from the `json` option, unless the request is already an envelope (a retry).
+  const jsonText =
+    typeof options.body === 'string' && isJsonMediaType(contentType) && !saysJwe(request.headers)
+      ? options.body
+      : undefined;
+  const original = deferredForm(options) ?? (isMultipartForm(contentType) ? options.body : jsonText);
   return {
     method: request.method,
     headers: request.headers,

@@ -9,7 +9,10 @@ import { encryptFileAsStream } from './streaming.js';
 export interface OutgoingRequest {
   method: string;
   headers: Headers;
-  /** The caller's own body object when it is known (ky's `options.body`, fetch's `init.body`). */
+  /**
+   * The caller's own body object when it is known and still what the request carries (ky's
+   * `options.body`, fetch's `init.body`): a FormData, or the JSON text itself.
+   */
   original: unknown;
   /** Reads the body bytes; the request body is consumed, so a replacement body must be sent. */
   bytes(): Promise<Uint8Array>;
@@ -113,15 +116,16 @@ export async function encryptOutgoing(
   }
   if (isMultipartForm(contentType)) return fileEnvelope(await request.formData(), request, options);
   if (!isJsonMediaType(contentType)) return UNCHANGED;
-  const bytes = await request.bytes();
   const key = await requestKey(options);
   const headers = envelopeHeaders(request.headers);
   if (saysJwe(request.headers)) {
-    return { kind: 'buffered', headers, body: await sealAgain(bytes, key, options) };
+    return { kind: 'buffered', headers, body: await sealAgain(await request.bytes(), key, options) };
   }
+  // ky's `json` option and fetch's string bodies arrive as the string itself: no stream to read.
+  const plaintext = typeof request.original === 'string' ? request.original : await request.bytes();
   return {
     kind: 'buffered',
     headers,
-    body: JSON.stringify(await encrypt(bytes, key, encryptOptions(options))),
+    body: JSON.stringify(await encrypt(plaintext, key, encryptOptions(options))),
   };
 }
