@@ -180,4 +180,38 @@ describe('envelopes over the 8 MiB threshold take the streaming path', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('only to --out');
   });
+
+  it('inspects a large envelope in one pass: exact part lengths, streamed verification, diagnostics', async () => {
+    const payload = Buffer.from(JSON.stringify({ file: file.toString('base64') }));
+    const [envelope] = await jwcryptoEncrypt(KEY, payload, { kid: 'k1' });
+    const input = JSON.stringify(envelope);
+    expect(input.length).toBeGreaterThan(16 * 2 ** 20);
+    const ciphertextBytes = (Math.floor(payload.length / 16) + 1) * 16;
+
+    const verified = await runCli(['inspect', '--json'], { input, env: { JWE_KEY: KEY } });
+    expect(verified.code, verified.stderr).toBe(0);
+    const report = JSON.parse(verified.stdout);
+    expect(report.parts).toContainEqual({
+      name: 'ciphertext',
+      chars: String(envelope!.ciphertext).length,
+      bytes: ciphertextBytes,
+    });
+    expect(report.kid).toBe('k1');
+    expect(report.verification).toMatchObject({ ok: true, payload: { size: payload.length } });
+    expect(report.verification.payload.sha256).toBe(createHash('sha256').update(payload).digest('hex'));
+
+    const wrongKey = await runCli(['inspect', '--json'], { input, env: { JWE_KEY: OTHER_KEY } });
+    expect(wrongKey.code).toBe(1);
+    expect(JSON.parse(wrongKey.stdout).verification.findings.join(' ')).toContain('one streaming pass');
+
+    const padded = input.replace('"ciphertext":"', '"ciphertext":"==');
+    const diagnosed = await runCli(['inspect', '--json'], { input: padded });
+    expect(diagnosed.code).toBe(0);
+    expect(JSON.parse(diagnosed.stdout).diagnostics).toContainEqual(
+      expect.objectContaining({
+        code: 'BASE64URL_NONCANONICAL',
+        message: expect.stringContaining('"ciphertext" has "=" padding'),
+      }),
+    );
+  });
 });

@@ -32,7 +32,7 @@ export function canStreamDecrypt(head: Uint8Array): boolean {
 }
 
 /** One key, or a resolver by kid: a stream cannot be re-read to try each key in turn. */
-function streamingKey(keys: KeySet): KeyInput | KeyResolver {
+export function streamingKey(keys: KeySet): KeyInput | KeyResolver {
   if (keys.entries.length === 1) return keys.entries[0]!.key;
   return (kid) => keys.entries.find((entry) => entry.kid === kid)?.key;
 }

@@ -5,14 +5,17 @@ import { classifyInput } from '../input/classify.js';
 import { scanHar } from '../input/har.js';
 import { openInput, readAll } from '../input/read-input.js';
 import { diagnose } from '../inspect/diagnose.js';
+import { inspectLarge } from '../inspect/inspect-large.js';
 import { readLooseEnvelope } from '../inspect/loose-envelope.js';
 import { renderInspectReport } from '../inspect/render.js';
 import type { InspectReport } from '../inspect/report.js';
 import { verifyEnvelope } from '../inspect/verify.js';
 import { writeJson, writeText } from '../io.js';
 import type { KeySet } from '../keys.js';
+import { canStreamDecrypt } from './decrypt-stream.js';
 
-const INSPECT_LIMIT = 512 * 2 ** 20;
+/** Inputs up to this size are read whole, so every by-hand check can run; larger envelopes are inspected in one streaming pass. */
+const WHOLE_INSPECT_LIMIT = 16 * 2 ** 20;
 
 async function inspectOne(text: string, keys: KeySet | undefined): Promise<InspectReport> {
   const { report, decoded } = diagnose(readLooseEnvelope(text));
@@ -27,8 +30,14 @@ function exitCodeOf(reports: InspectReport[]): ExitCode {
 /** `inspect`: what an envelope says about itself, and with a key whether (and why not) it verifies. */
 export async function inspectCommand(ctx: CommandContext): Promise<ExitCode> {
   const keys = await keysFor(ctx, false);
-  const input = await openInput(ctx.input, ctx.io.stdin);
-  const bytes = await readAll(input, INSPECT_LIMIT);
+  const input = await openInput(ctx.input, ctx.io.stdin, WHOLE_INSPECT_LIMIT);
+  if (!input.complete && canStreamDecrypt(input.head)) {
+    const report = await inspectLarge(input, keys);
+    if (ctx.json) await writeJson(ctx.io.stdout, report);
+    else await writeText(ctx.io.stdout, renderInspectReport(report, keys?.source, ctx.style));
+    return exitCodeOf([report]);
+  }
+  const bytes = await readAll(input, WHOLE_INSPECT_LIMIT);
   const classified = classifyInput(bytes.toString('utf8'), input.name);
 
   if (classified.kind === 'har') {

@@ -73,9 +73,11 @@ export async function openInput(
   return { name, head: Buffer.concat(chunks, size), complete: false, rest: iterator, close };
 }
 
-/** The whole input as an async iterable: the bytes already read, then the rest. */
+const SLICE = 2 ** 20;
+
+/** The whole input as an async iterable: the bytes already read (in 1 MiB slices, so consumers' buffers stay small), then the rest. */
 export async function* remainingBytes(input: OpenedInput): AsyncGenerator<Uint8Array> {
-  if (input.head.length > 0) yield input.head;
+  for (let at = 0; at < input.head.length; at += SLICE) yield input.head.subarray(at, at + SLICE);
   if (!input.rest) return;
   for (let next = await input.rest.next(); !next.done; next = await input.rest.next()) yield next.value;
 }

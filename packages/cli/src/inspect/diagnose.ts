@@ -1,6 +1,6 @@
 import { ALG, ENC, PROTECTED_COMPACT, PROTECTED_SPACED } from '@jwe-transport/codec';
 import { isObject } from '../input/object.js';
-import { checkBase64Url, type DecodedPart } from './base64url-check.js';
+import { checkBase64Url, type DecodedPart, type PartSummary } from './base64url-check.js';
 import type { LooseEnvelope } from './loose-envelope.js';
 import type { Diagnostic, InspectReport, PartLength, ProtectedHeaderReport } from './report.js';
 
@@ -188,7 +188,10 @@ function checkMembers(members: Record<string, unknown>, diagnostics: Diagnostic[
 }
 
 /** The keyless part of `inspect`: header, kid, part lengths and everything that can be said without a key. */
-export function diagnose(envelope: LooseEnvelope): { report: InspectReport; decoded: DecodedEnvelope } {
+export function diagnose(
+  envelope: LooseEnvelope,
+  streamed: Partial<Record<(typeof BINARY_MEMBERS)[number], PartSummary>> = {},
+): { report: InspectReport; decoded: DecodedEnvelope } {
   const { members } = envelope;
   const diagnostics: Diagnostic[] = [];
   checkMembers(members, diagnostics);
@@ -230,13 +233,19 @@ export function diagnose(envelope: LooseEnvelope): { report: InspectReport; deco
 
   const parts: PartLength[] = [];
   const decodedParts: Partial<Record<(typeof BINARY_MEMBERS)[number], DecodedPart>> = {};
+  const lengths: Partial<Record<(typeof BINARY_MEMBERS)[number], number>> = {};
   for (const name of BINARY_MEMBERS) {
     const value = members[name];
-    if (typeof value !== 'string') continue;
-    const decoded = checkBase64Url(value);
-    decodedParts[name] = decoded;
-    parts.push({ name, chars: value.length, bytes: decoded.bytes.length });
-    for (const problem of decoded.problems) {
+    let summary: PartSummary | undefined = streamed[name];
+    if (!summary && typeof value === 'string') {
+      const decoded = checkBase64Url(value);
+      decodedParts[name] = decoded;
+      summary = decoded;
+    }
+    if (!summary) continue;
+    lengths[name] = summary.length;
+    parts.push({ name, chars: summary.chars, bytes: summary.length });
+    for (const problem of summary.problems) {
       diagnostics.push({
         severity: 'warning',
         code: 'BASE64URL_NONCANONICAL',
@@ -246,18 +255,18 @@ export function diagnose(envelope: LooseEnvelope): { report: InspectReport; deco
   }
   if (topKid !== undefined) parts.push({ name: 'kid', chars: topKid.length, bytes: null });
 
-  const { iv, ciphertext, tag } = decodedParts;
-  if (iv && iv.bytes.length !== IV_BYTES)
-    diagnostics.push({ severity: 'error', code: 'IV_LENGTH', message: ivLengthMessage(iv.bytes.length) });
-  if (tag && tag.bytes.length !== TAG_BYTES)
-    diagnostics.push({ severity: 'error', code: 'TAG_LENGTH', message: tagLengthMessage(tag.bytes.length) });
-  if (ciphertext && (ciphertext.bytes.length === 0 || ciphertext.bytes.length % 16 !== 0)) {
+  if (lengths.iv !== undefined && lengths.iv !== IV_BYTES)
+    diagnostics.push({ severity: 'error', code: 'IV_LENGTH', message: ivLengthMessage(lengths.iv) });
+  if (lengths.tag !== undefined && lengths.tag !== TAG_BYTES)
+    diagnostics.push({ severity: 'error', code: 'TAG_LENGTH', message: tagLengthMessage(lengths.tag) });
+  if (lengths.ciphertext !== undefined && (lengths.ciphertext === 0 || lengths.ciphertext % 16 !== 0)) {
     diagnostics.push({
       severity: 'error',
       code: 'CIPHERTEXT_LENGTH',
-      message: `The ciphertext is ${ciphertext.bytes.length} bytes; AES-CBC output is a non-zero multiple of 16. It was probably cut off.`,
+      message: `The ciphertext is ${lengths.ciphertext} bytes; AES-CBC output is a non-zero multiple of 16. It was probably cut off.`,
     });
   }
+  const { iv, ciphertext, tag } = decodedParts;
 
   return {
     report: {
