@@ -12,6 +12,36 @@ import { invalid } from '../errors.js';
 
 export type Base64Alphabet = 'base64' | 'base64url';
 
+/*
+ * Text passes through JS strings (Buffer's codec has no bytes-to-bytes form on Node 20). Strings
+ * over ~128 KiB land in V8's large-object space, which only a full GC frees, so megabyte chunks
+ * would pile up there and double the process's peak memory; 64 KiB strings die young instead.
+ */
+const ENCODE_SLICE = 48 * 1024;
+const DECODE_SLICE = 64 * 1024;
+
+/** Writes the encoding of `bytes` (a multiple of 3 long unless it is the end) into `out` at `at`. */
+export function encodeInto(out: Buffer, at: number, bytes: Uint8Array, alphabet: Base64Alphabet): number {
+  const input = toBuffer(bytes);
+  let written = 0;
+  for (let from = 0; from < input.length; from += ENCODE_SLICE) {
+    const text = input.toString(alphabet, from, Math.min(input.length, from + ENCODE_SLICE));
+    written += out.write(text, at + written, 'latin1');
+  }
+  return written;
+}
+
+/** Decodes `text` (whole groups) into `out` at `at` leniently; returns the bytes written. */
+export function decodeInto(out: Buffer, at: number, text: Uint8Array, alphabet: Base64Alphabet): number {
+  const input = toBuffer(text);
+  let written = 0;
+  for (let from = 0; from < input.length; from += DECODE_SLICE) {
+    const slice = input.toString('latin1', from, Math.min(input.length, from + DECODE_SLICE));
+    written += out.write(slice, at + written, alphabet);
+  }
+  return written;
+}
+
 const EMPTY = Buffer.alloc(0);
 const PLUS = 0x2b;
 const SLASH = 0x2f;
@@ -39,9 +69,8 @@ export class Base64StreamEncoder {
     // Copied: the caller may reuse its chunk's memory once we return.
     this.carry = Buffer.from(input.subarray(bodyEnd));
     const out = Buffer.allocUnsafe(((head.length + body.length) / 3) * 4);
-    let at = 0;
-    if (head.length > 0) at = out.write(head.toString(this.alphabet), 0, 'latin1');
-    out.write(body.toString(this.alphabet), at, 'latin1');
+    const at = encodeInto(out, 0, head, this.alphabet);
+    encodeInto(out, at, body, this.alphabet);
     return out;
   }
 
@@ -65,34 +94,51 @@ export class Base64StreamDecoder {
     this.foreign = alphabet === 'base64url' ? [PLUS, SLASH, EQUALS] : [MINUS, UNDERSCORE, EQUALS];
   }
 
-  /** Decodes every full group that is certainly not the last; `text` is ASCII bytes. */
-  push(text: Uint8Array): Buffer {
+  /**
+   * Takes the next ASCII text and returns what can be decoded now: `head`, the group cut by the
+   * previous chunk boundary, already decoded (0 or 3 bytes), and `body`, whole groups of text
+   * checked for foreign characters, to be decoded by `decodeBody` (here or on another thread).
+   */
+  split(text: Uint8Array): { head: Buffer; body: Buffer } {
     const input = toBuffer(text);
     const total = this.held.length + input.length;
     if (total <= 4) {
       this.held = Buffer.concat([this.held, input]);
-      return EMPTY;
+      return { head: EMPTY, body: EMPTY };
     }
-    // The group cut by the previous chunk boundary is completed and decoded on its own, so that
-    // the body is decoded from one flat string (joining strings would copy the body again).
     const fromInput = this.held.length === 0 ? 0 : 4 - this.held.length;
-    const head =
-      fromInput === 0 && this.held.length === 0
-        ? EMPTY
-        : Buffer.concat([this.held, input.subarray(0, fromInput)]);
+    const headText =
+      this.held.length === 0 ? EMPTY : Buffer.concat([this.held, input.subarray(0, fromInput)]);
     const keep = total % 4 || 4;
     const body = input.subarray(fromInput, input.length - keep);
     for (const code of this.foreign) {
-      if (body.indexOf(code) !== -1 || head.indexOf(code) !== -1) throw this.notBase64();
+      if (body.indexOf(code) !== -1 || headText.indexOf(code) !== -1) throw this.notBase64();
     }
-    const expected = ((head.length + body.length) / 4) * 3;
-    const out = Buffer.allocUnsafe(expected);
-    // Buffer skips characters outside the alphabet (whitespace included); a short result shows them.
-    let written = head.length === 0 ? 0 : out.write(head.toString('latin1'), 0, this.alphabet);
-    if (body.length > 0) written += out.write(body.toString('latin1'), written, this.alphabet);
-    if (written !== expected) throw this.notBase64();
     this.held = Buffer.from(input.subarray(input.length - keep));
+    // Decoded apart from the body, so the body is decoded from one flat string, never a joined one.
+    const head = headText.length === 0 ? EMPTY : this.decodeBody(EMPTY, headText);
+    return { head, body };
+  }
+
+  /** Decodes whole groups of already-checked text after `head`; throws if any character was not base64. */
+  decodeBody(head: Uint8Array, body: Uint8Array): Buffer {
+    const expected = head.length + (body.length / 4) * 3;
+    const out = Buffer.allocUnsafe(expected);
+    out.set(head, 0);
+    // Buffer skips characters outside the alphabet (whitespace included); a short result shows them.
+    return this.checkDecoded(out, head.length + decodeInto(out, head.length, body, this.alphabet));
+  }
+
+  /** Throws unless `written` is all of `out`, that is, no character was skipped as non-base64. */
+  checkDecoded(out: Buffer, written: number): Buffer {
+    if (written !== out.length) throw this.notBase64();
     return out;
+  }
+
+  /** Decodes every full group that is certainly not the last; `text` is ASCII bytes. */
+  push(text: Uint8Array): Buffer {
+    const { head, body } = this.split(text);
+    return body.length === 0 ? head : this.decodeBody(head, body);
   }
 
   /** Decodes the held final group with the one-shot strict rules. */

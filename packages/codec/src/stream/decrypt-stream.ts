@@ -11,6 +11,7 @@ import {
   samePlan,
 } from './envelope-header.js';
 import { EnvelopeScanner } from './envelope-scanner.js';
+import { piecesOf } from './pieces.js';
 import { openSink, type Sink } from './sink.js';
 import { checkMaxSize, SizeLimit } from './size-limit.js';
 import { chunksOf } from './sources.js';
@@ -40,27 +41,33 @@ export async function decryptEnvelopeStream(
   checkMaxSize(options.maxSize, what);
   const policy = options.missingProtected ?? 'infer';
   const limit = new SizeLimit(options.maxSize, mode === 'raw' ? 'plaintext' : 'file');
+  const useWorker = options.worker ?? true;
   const sink: Sink = await openSink(options.to);
   let spill: SpillFile | undefined;
+  let consumer: CiphertextConsumer | undefined;
   try {
     const scanner = new EnvelopeScanner();
     const members: Members = {};
+    // Used only while spilling: streaming consumers decode their own text.
     const base64 = new Base64StreamDecoder('base64url', 'The "ciphertext" member');
-    let consumer: CiphertextConsumer | undefined;
-    const take = async (ciphertext: Uint8Array) => {
-      if (ciphertext.length === 0) return;
+    const spillText = async (ciphertext: Uint8Array) => {
       limit.addCiphertext(ciphertext.length);
-      if (consumer) await consumer.update(ciphertext);
-      else await spill!.write(ciphertext);
+      if (ciphertext.length > 0) await spill!.write(ciphertext);
     };
     for await (const chunk of chunksOf(source, `${what}: the envelope source`)) {
       for (const event of scanner.feed(chunk)) {
         if (event.kind === 'member') recordMember(members, event.name, event.value);
-        else if (event.kind === 'ciphertext') await take(base64.push(event.text));
-        else if (event.kind === 'ciphertext-end') await take(base64.end());
-        else if (event.kind === 'ciphertext-start') {
+        else if (event.kind === 'ciphertext') {
+          for (const piece of piecesOf(event.text)) {
+            if (consumer) await consumer.pushText(piece);
+            else await spillText(base64.push(piece));
+          }
+        } else if (event.kind === 'ciphertext-end') {
+          if (consumer) await consumer.endText();
+          else await spillText(base64.end());
+        } else if (event.kind === 'ciphertext-start') {
           const plan = await planStreaming(members, key);
-          if (plan) consumer = new CiphertextConsumer(plan, mode, sink, limit);
+          if (plan) consumer = new CiphertextConsumer(plan, mode, sink, limit, useWorker);
           else spill = await SpillFile.create(options.spillDir);
         }
       }
@@ -71,8 +78,8 @@ export async function decryptEnvelopeStream(
     if (consumer) {
       if (!samePlan(consumer.plan, resolved)) throw lateMember();
     } else {
-      consumer = new CiphertextConsumer(resolved, mode, sink, limit);
-      for await (const chunk of spill!.chunks()) await consumer.update(chunk);
+      consumer = new CiphertextConsumer(resolved, mode, sink, limit, useWorker);
+      for await (const chunk of spill!.chunks()) await consumer.pushBytes(chunk);
     }
     const aadIndex = await consumer.finish(resolved.tag);
     await sink.commit();
@@ -87,6 +94,7 @@ export async function decryptEnvelopeStream(
     await sink.abort(error);
     throw error;
   } finally {
+    consumer?.dispose();
     await spill?.dispose();
   }
 }

@@ -183,7 +183,7 @@ export class EnvelopeScanner {
         `An envelope member other than "ciphertext" is larger than ${MEMBER_LIMIT} bytes; this is not a valid envelope.`,
       );
     }
-    this.collected.push(span.slice());
+    this.collected.push(new Uint8Array(span));
   }
 
   private collectedText(what: string): string {

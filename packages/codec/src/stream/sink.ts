@@ -23,35 +23,49 @@ async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
 
 /**
  * Writes to a hidden temporary file beside the destination (same folder, so the final rename is
- * atomic) and renames it over the destination only on commit.
+ * atomic) and renames it over the destination only on commit. One write may be in flight while
+ * the caller decrypts the next chunk: `write` waits only for the one before.
  */
 async function fileSink(path: string): Promise<Sink> {
   const temporary = join(dirname(path), `.${basename(path)}.${randomUUID()}.partial`);
   const handle = await open(temporary, 'wx');
-  let open_ = true;
+  let pending: Promise<void> = Promise.resolve();
+  let closed = false;
   const close = async () => {
-    if (open_) {
-      open_ = false;
+    if (!closed) {
+      closed = true;
       await handle.close();
     }
   };
   return {
-    write: (chunk) => writeAll(handle, chunk),
+    async write(chunk) {
+      const previous = pending;
+      pending = previous.then(() => writeAll(handle, chunk));
+      // Keep a failed write from becoming an unhandled rejection; `previous` reports it.
+      pending.catch(() => {});
+      await previous;
+    },
     async commit() {
+      await pending;
       await close();
       await rename(temporary, path);
     },
     async abort() {
+      await pending.catch(() => {});
       await close().catch(() => {});
       await unlink(temporary).catch(() => {});
     },
   };
 }
 
+/** Writes without waiting for each chunk to be consumed, only for the stream's backpressure. */
 function writableSink(stream: WritableStream<Uint8Array>): Sink {
   const writer = stream.getWriter();
   return {
-    write: (chunk) => writer.write(chunk),
+    async write(chunk) {
+      await writer.ready;
+      writer.write(chunk).catch(() => {});
+    },
     async commit() {
       await writer.close();
       writer.releaseLock();

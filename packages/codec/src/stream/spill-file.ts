@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type FileHandle, open, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-const READ_CHUNK = 1024 * 1024;
+import { PIECE_BYTES } from './pieces.js';
 
 /**
  * A temporary file for ciphertext that arrives before the members needed to decrypt it (`iv`,
@@ -34,7 +33,7 @@ export class SpillFile {
 
   /** Reads the content back in order; each yielded buffer is valid only until the next one. */
   async *chunks(): AsyncGenerator<Uint8Array> {
-    const buffer = new Uint8Array(READ_CHUNK);
+    const buffer = new Uint8Array(PIECE_BYTES);
     for (let position = 0; position < this.written; ) {
       const { bytesRead } = await this.handle.read(buffer, 0, buffer.length, position);
       if (bytesRead === 0) throw new Error('The spill file ended early.');

@@ -21,6 +21,8 @@ export interface EncryptStreamOptions {
   maxSize?: number;
   /** Fixes the IV instead of drawing a random one. Only for reproducible test vectors. */
   unsafeFixedIv?: Uint8Array;
+  /** See `DecryptStreamOptions.worker`. */
+  worker?: boolean;
 }
 
 export interface DecryptStreamOptions {
@@ -39,6 +41,12 @@ export interface DecryptStreamOptions {
    * or (with a key resolver) `kid` come after `ciphertext`. Default: the OS temp folder.
    */
   spillDir?: string;
+  /**
+   * Run the HMAC and the ciphertext's base64url on a worker thread shared by all streams, beside
+   * the AES work on the calling thread (default `true`; falls back to one thread where worker
+   * threads are unavailable). `false` keeps all the work on the calling thread.
+   */
+  worker?: boolean;
 }
 
 export interface DecryptStreamResult {
