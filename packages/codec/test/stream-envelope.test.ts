@@ -124,9 +124,11 @@ describe('encryptFileStream', () => {
         chunkSizes,
         iv16,
         fc.option(fc.string(), { nil: undefined }),
-        async (size, seed, sizes, iv, kid) => {
+        fc.boolean(),
+        async (size, seed, sizes, iv, kid, worker) => {
           const file = bytesFrom(seed, size);
-          const options = kid === undefined ? { unsafeFixedIv: iv } : { unsafeFixedIv: iv, kid };
+          const options =
+            kid === undefined ? { unsafeFixedIv: iv, worker } : { unsafeFixedIv: iv, kid, worker };
           const streamed = await collect(codec.encryptFileStream(slowly(cut(file, sizes)), KEY, options));
           const oneShot = JSON.stringify(await codec.encryptFile(file, KEY, options));
           expect(streamed.toString('utf8')).toBe(oneShot);
@@ -169,11 +171,12 @@ describe('decryptFileStream', () => {
         chunkSizes,
         fc.shuffledSubarray([...MEMBERS], { minLength: 5, maxLength: 5 }),
         fc.array(fc.nat(), { maxLength: 12 }),
-        async (size, seed, sizes, order, spaces) => {
+        fc.boolean(),
+        async (size, seed, sizes, order, spaces, worker) => {
           const file = bytesFrom(seed, size);
           const envelope = await codec.encryptFile(file, KEY, { kid: 'k1' });
           const text = Buffer.from(spell({ ...envelope }, order, spaces));
-          const { result, bytes } = await decryptToMemory(cut(text, sizes));
+          const { result, bytes } = await decryptToMemory(cut(text, sizes), { worker });
           expect(bytes.equals(file)).toBe(true);
           expect(result).toMatchObject({ bytes: size, kid: 'k1', headerSource: 'protected' });
           // Only an iv or protected header after the ciphertext forces the temporary copy.
@@ -194,6 +197,21 @@ describe('decryptFileStream', () => {
     expect(result).toMatchObject({ bytes: file.length, spilled: false, kid: undefined });
     expect(await readdir(dir)).toEqual(['roundtrip.bin']);
     await rm(to);
+  });
+
+  it("leaves the caller's chunks intact (nothing is transferred away or reused)", async () => {
+    const file = bytesFrom(12, 600_000);
+    const fileCopy = Buffer.from(file);
+    const pieces = cut(file, [200_000]);
+    const envelope = await collect(codec.encryptFileStream(pieces, KEY));
+    expect(pieces.map((p) => p.length)).toEqual([200_000, 200_000, 200_000]);
+    expect(file.equals(fileCopy)).toBe(true);
+    const envelopeCopy = Buffer.from(envelope);
+    const envelopePieces = cut(envelope, [300_000]);
+    const { bytes } = await decryptToMemory(envelopePieces);
+    expect(bytes.equals(file)).toBe(true);
+    expect(envelopePieces.reduce((n, p) => n + p.length, 0)).toBe(envelope.length);
+    expect(envelope.equals(envelopeCopy)).toBe(true);
   });
 
   it('reads any JSON spelling of the file payload, as decryptFile does', async () => {
@@ -245,17 +263,24 @@ describe('decryptFileStream', () => {
 describe('raw variants', () => {
   it('round-trip arbitrary bytes and agree with the one-shot encrypt/decrypt', async () => {
     await fc.assert(
-      fc.asyncProperty(fileSize, fc.nat(), chunkSizes, iv16, async (size, seed, sizes, iv) => {
-        const plaintext = bytesFrom(seed, size);
-        const streamed = await collect(
-          codec.encryptStream(slowly(cut(plaintext, sizes)), KEY, { unsafeFixedIv: iv }),
-        );
-        expect(streamed.toString()).toBe(
-          JSON.stringify(await codec.encrypt(plaintext, KEY, { unsafeFixedIv: iv })),
-        );
-        const { bytes } = await decryptToMemory(cut(streamed, sizes), {}, KEY, true);
-        expect(bytes.equals(plaintext)).toBe(true);
-      }),
+      fc.asyncProperty(
+        fileSize,
+        fc.nat(),
+        chunkSizes,
+        iv16,
+        fc.boolean(),
+        async (size, seed, sizes, iv, worker) => {
+          const plaintext = bytesFrom(seed, size);
+          const streamed = await collect(
+            codec.encryptStream(slowly(cut(plaintext, sizes)), KEY, { unsafeFixedIv: iv, worker }),
+          );
+          expect(streamed.toString()).toBe(
+            JSON.stringify(await codec.encrypt(plaintext, KEY, { unsafeFixedIv: iv })),
+          );
+          const { bytes } = await decryptToMemory(cut(streamed, sizes), {}, KEY, true);
+          expect(bytes.equals(plaintext)).toBe(true);
+        },
+      ),
       { numRuns: 25 },
     );
   });
