@@ -11,6 +11,7 @@ export {
   type KyAuthHook,
   type KyAuthHooks,
   type KyAuthOptions,
+  type KyRetryMarker,
   type KyRetrySource,
   kyAuth,
 } from './ky-hooks.js';

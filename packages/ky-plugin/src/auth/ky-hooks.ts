@@ -1,9 +1,14 @@
 import { isAuthError } from './errors.js';
 import type { TokenSession } from './session.js';
 
+/** What `ky.retry()` returns (ky's `RetryMarker`), seen structurally so that ky 1.x and 2.x both fit. */
+export interface KyRetryMarker {
+  options: { code?: string; delay?: number } | undefined;
+}
+
 /** The `ky.retry` function of ky >= 1.12 and 2.x, which forces a retry from `afterResponse`. */
 export interface KyRetrySource {
-  retry?: (options?: { code?: string; delay?: number }) => unknown;
+  retry?: (options?: { code?: string; delay?: number }) => object;
 }
 
 export interface KyAuthOptions {
@@ -17,10 +22,14 @@ export interface KyAuthOptions {
 }
 
 /** A hook that fits ky 1.x's positional arguments and ky 2.x's single state object. */
-export type KyAuthHook = (...args: unknown[]) => Promise<unknown>;
+export type KyAuthHook<Result> = (...args: unknown[]) => Promise<Result>;
 
 export interface KyAuthHooks {
-  hooks: { beforeRequest: KyAuthHook[]; afterResponse: KyAuthHook[]; beforeRetry: KyAuthHook[] };
+  hooks: {
+    beforeRequest: KyAuthHook<undefined>[];
+    afterResponse: KyAuthHook<KyRetryMarker | undefined>[];
+    beforeRetry: KyAuthHook<undefined>[];
+  };
 }
 
 interface HookView {
@@ -84,13 +93,13 @@ export function kyAuth(options: KyAuthOptions): KyAuthHooks {
     request.headers.set('authorization', `Bearer ${await session.accessToken()}`);
   };
 
-  const beforeRequest: KyAuthHook = async (...args) => {
+  const beforeRequest: KyAuthHook<undefined> = async (...args) => {
     const { request, options: kyOptions } = view(args);
     await setToken(request, kyOptions.context);
     return undefined;
   };
 
-  const beforeRetry: KyAuthHook = async (...args) => {
+  const beforeRetry: KyAuthHook<undefined> = async (...args) => {
     // ky 1.x retries errors thrown by beforeRequest; refused credentials do not get better by retrying.
     const failure = (args[0] as { error?: unknown } | undefined)?.error;
     if (isAuthError(failure) && failure.code !== 'ERR_AUTH_UNREACHABLE') throw failure;
@@ -99,7 +108,7 @@ export function kyAuth(options: KyAuthOptions): KyAuthHooks {
     return undefined;
   };
 
-  const afterResponse: KyAuthHook = async (...args) => {
+  const afterResponse: KyAuthHook<KyRetryMarker | undefined> = async (...args) => {
     const { request, options: kyOptions, response, retryCount } = view(args);
     if (response?.status !== 401 || optedOut(kyOptions.context)) return undefined;
     const sent = BEARER.exec(request.headers.get('authorization') ?? '')?.[1];
@@ -110,7 +119,7 @@ export function kyAuth(options: KyAuthOptions): KyAuthHooks {
     await session.renewAfterRejection(sent);
     const limit = kyOptions.retry?.limit ?? 0;
     if (!retry || retryCount >= limit) return undefined;
-    return retry({ code: 'TOKEN_RENEWED', delay: 0 });
+    return retry({ code: 'TOKEN_RENEWED', delay: 0 }) as KyRetryMarker;
   };
 
   return {
