@@ -20,7 +20,7 @@ const COMMANDS: Record<CommandName, (ctx: CommandContext) => Promise<ExitCode>> 
   expand: expandCommand,
 };
 
-async function reportError(io: CliIo, error: CliError, json: boolean): Promise<void> {
+async function reportError(io: CliIo, error: CliError, json: boolean, noColor: boolean): Promise<void> {
   if (json) {
     await writeJson(io.stdout, {
       ok: false,
@@ -28,7 +28,7 @@ async function reportError(io: CliIo, error: CliError, json: boolean): Promise<v
     });
     return;
   }
-  const style = styleFor(io.stderr, io.env, false);
+  const style = styleFor(io.stderr, io.env, noColor);
   await writeText(io.stderr, `${style.red('error')} ${style.dim(`(${error.code})`)}: ${error.message}\n`);
 }
 
@@ -55,7 +55,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
     return await COMMANDS[command](createContext(io, values, input));
   } catch (error) {
     const failure = toCliError(error);
-    await reportError(io, failure, wantsJson);
+    await reportError(io, failure, wantsJson, argv.includes('--no-color'));
     return failure.exitCode;
   }
 }

@@ -92,6 +92,14 @@ describe('decrypt: envelopes from independent peers', () => {
     expect(fromHttp.code).toBe(0);
     expect(JSON.parse(fromHttp.stdout)).toEqual(body);
     expect(fromHttp.stderr).toContain('POST /abdm/na/v1/registration/aadhaar/init');
+    const chunked = `HTTP/1.1 200 OK\r\nX-Encryption: JWE\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n${text.slice(0, 16)}\r\n${(text.length - 16).toString(16)}\r\n${text.slice(16)}\r\n0\r\n\r\n`;
+    const fromChunked = await runCli(['decrypt', '--json'], { input: chunked, env });
+    expect(fromChunked.code).toBe(0);
+    expect(JSON.parse(fromChunked.stdout)).toMatchObject({
+      input: 'HTTP message',
+      startLine: 'HTTP/1.1 200 OK',
+      payload: { value: body },
+    });
 
     const quoted = await runCli(['decrypt'], { input: JSON.stringify(text), env });
     expect(quoted.code).toBe(0);

@@ -35,4 +35,13 @@ describe('the library entry: run(argv, io) in-process', () => {
     expect(code).toBe(EXIT.USAGE);
     expect(err()).toContain('Unknown option --nope');
   });
+
+  it('refuses to wait on a terminal when no input is given, instead of seeming to hang', async () => {
+    const stdin = Object.assign(new PassThrough(), { isTTY: true });
+    const stderr = new PassThrough();
+    const err = collect(stderr);
+    const code = await run(['inspect'], { stdin, stdout: new PassThrough(), stderr, env: {} });
+    expect(code).toBe(EXIT.USAGE);
+    expect(err()).toContain('No input');
+  });
 });

@@ -48,11 +48,10 @@ export async function decryptCommand(ctx: CommandContext): Promise<ExitCode> {
   const classified = classifyInput(bytes.toString('utf8'), input.name);
   if (classified.kind === 'har') return decryptHar(ctx, classified.document, keys);
   const envelopeText = classified.kind === 'http' ? classified.message.body : classified.text;
-  if (classified.kind === 'http') {
-    await ctx.note(`${classified.message.startLine}`);
-  }
+  if (classified.kind === 'http' && !ctx.json) await ctx.note(classified.message.startLine);
   const result = await decryptWithKeys(envelopeText.trim(), keys);
-  return showDecrypted(ctx, describeInput(classified.kind), result, keys);
+  const startLine = classified.kind === 'http' ? classified.message.startLine : undefined;
+  return showDecrypted(ctx, describeInput(classified.kind), result, keys, startLine);
 }
 
 async function showDecrypted(
@@ -60,6 +59,7 @@ async function showDecrypted(
   inputKind: string,
   result: DecryptedEnvelope,
   keys: KeySet,
+  startLine: string | undefined,
 ): Promise<ExitCode> {
   const { out, raw, force } = ctx.values;
   const payload = classifyPlaintext(result.plaintext);
@@ -74,6 +74,7 @@ async function showDecrypted(
     await writeJson(ctx.io.stdout, {
       ok: true,
       input: inputKind,
+      ...(startLine === undefined ? {} : { startLine }),
       kid: result.kid ?? null,
       ...(keys.entries.length > 1 ? { keyKid: result.keyKid ?? null } : {}),
       headerSource: result.headerSource,

@@ -49,6 +49,13 @@ export async function openInput(
   threshold = STREAM_THRESHOLD,
 ): Promise<OpenedInput> {
   await assertReadableFile(path);
+  if (path === undefined && (stdin as { isTTY?: boolean }).isTTY === true) {
+    // Waiting silently on a terminal looks like a hang; pasting is still possible with an explicit "-".
+    throw new CliError(
+      'ERR_USAGE',
+      'No input: give a FILE, pipe the envelope in, or pass - to paste it here (end with Ctrl-D).',
+    );
+  }
   const { name, stream } = openSource(path, stdin);
   const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
   const chunks: Buffer[] = [];

@@ -56,8 +56,8 @@ export function renderInspectReport(
   text += `  kid               ${report.kid === null ? style.dim('none') : `"${report.kid}" (selects the key; not authenticated)`}\n`;
   text += `\n${style.bold('Parts')}\n`;
   for (const part of report.parts) {
-    const bytes = part.bytes === null ? '' : `  ${String(part.bytes).padStart(8)} bytes`;
-    text += `  ${part.name.padEnd(11)} ${String(part.chars).padStart(8)} chars${bytes}\n`;
+    const bytes = part.bytes === null ? '' : `  ${String(part.bytes).padStart(10)} bytes`;
+    text += `  ${part.name.padEnd(11)} ${String(part.chars).padStart(10)} chars${bytes}\n`;
   }
   text += `\n${style.bold('Diagnostics')}\n`;
   if (report.diagnostics.length === 0)
