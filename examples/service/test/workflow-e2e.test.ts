@@ -7,12 +7,14 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { decryptJson } from '@jwe-transport/codec';
 import { jweErrorHandler, type WebhookEvent, webhookReceiver } from '@jwe-transport/express-middleware';
 import {
   AuthError,
   clientCredentialsLogin,
   createTokenSession,
   createWebhookSubscription,
+  jwe,
   kyAuth,
   pollSessionResult,
   refreshTokenExchange,
@@ -149,6 +151,7 @@ describe('transcription workflow against the reference service', () => {
     cleanups.push(() => rm(docsDir, { recursive: true, force: true }));
     const workflow = createWorkflow({
       clients: { [CLIENT_ID]: CLIENT_SECRET },
+      keys: { k1: 'e2e-shared-key-1' },
       accessTokenSeconds: 60,
       processingMs: 20,
       now: () => clock.now,
@@ -336,6 +339,37 @@ describe('transcription workflow against the reference service', () => {
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
     expect(workflow.tokens.counts).toMatchObject({ logins: 1, refreshes: 1, failedRefreshes: 0 });
     expect(session.tokens?.access_token).not.toBe(revoked);
+  });
+
+  it('with jwe() after kyAuth(), a request retried after a 401 is sealed again under a fresh IV', async () => {
+    const { workflow, session, service, receiver } = await setUp();
+    const sent: { url: string; body: string }[] = [];
+    const recordingFetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      sent.push({ url: request.url, body: await request.clone().text() });
+      return globalThis.fetch(request);
+    };
+    const api = ky
+      .create({ prefixUrl: service.url, fetch: recordingFetch, retry: { limit: 2 } })
+      .extend(kyAuth({ session, ky }))
+      .extend(jwe({ key: 'e2e-shared-key-1', kid: 'k1' }));
+    await session.accessToken();
+    workflow.tokens.revokeAccessTokens();
+    const subscription = await createWebhookSubscription(api, {
+      endpoint: `${receiver.url}/hooks`,
+      signingKey: SIGNING_KEY,
+    });
+    expect(subscription.status).toBe('success');
+    expect(workflow.subscriptions.size).toBe(1);
+    const attempts = sent.filter((item) => item.url.endsWith('/webhook/subscriptions'));
+    expect(attempts).toHaveLength(2);
+    const envelopes = attempts.map((item) => JSON.parse(item.body) as { iv: string; kid: string });
+    expect(envelopes[0]?.iv).not.toBe(envelopes[1]?.iv);
+    expect(envelopes.map((envelope) => envelope.kid)).toEqual(['k1', 'k1']);
+    const plaintexts = await Promise.all(attempts.map((item) => decryptJson(item.body, 'e2e-shared-key-1')));
+    expect(plaintexts[0]).toEqual(plaintexts[1]);
+    expect(plaintexts[0]).toMatchObject({ event_names: ['v2rx.completed'], signing_key: SIGNING_KEY });
+    expect(workflow.tokens.counts.refreshes).toBe(1);
   });
 
   it('a wrong client secret says to check the client id and client secret (spec 7)', async () => {

@@ -3,6 +3,7 @@ import express, { type RequestHandler, Router } from 'express';
 import { authRoutes, issuedTokenAuth } from './auth-routes.js';
 import type { WorkflowConfig } from './config.js';
 import { Deliverer } from './delivery.js';
+import { WorkflowHttpError } from './errors.js';
 import { resultRoutes } from './results.js';
 import { SessionStore } from './sessions.js';
 import { SubscriptionStore, subscriptionRoutes } from './subscriptions.js';
@@ -13,6 +14,25 @@ export { type GeneratedClient, type WorkflowConfig, workflowConfigFromEnv } from
 export type { DeliveryRecord } from './delivery.js';
 export type { AudioFileRecord, OutputItem } from './documents.js';
 export type { Session } from './sessions.js';
+
+/** Without keys an envelope would be read as plain JSON and fail validation confusingly: say why. */
+function plainJsonOnly(parse: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    if (/^jwe$/i.test(req.get('x-encryption') ?? '')) {
+      res.setHeader('Connection', 'close');
+      next(
+        new WorkflowHttpError(
+          415,
+          'jwe.unsupported',
+          'ERR_JWE_NOT_CONFIGURED',
+          'This service has no JWE keys configured: send the body as plain JSON.',
+        ),
+      );
+      return;
+    }
+    parse(req, res, next);
+  };
+}
 
 /** The transcription workflow of the reference service, with its state open to tests. */
 export interface Workflow {
@@ -51,7 +71,7 @@ export function createWorkflow(config: WorkflowConfig): Workflow {
   const json: RequestHandler =
     config.keys && Object.keys(config.keys).length > 0
       ? jwe({ keys: config.keys, limit: '16kb' })
-      : express.json({ limit: '16kb' });
+      : plainJsonOnly(express.json({ limit: '16kb' }));
   const auth = issuedTokenAuth(tokens, config.staticTokens);
   const router = Router();
   router.use(authRoutes(tokens, json));

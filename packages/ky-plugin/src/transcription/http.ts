@@ -22,6 +22,7 @@ export async function jsonBody(response: Response): Promise<unknown> {
 export function serviceMessage(body: unknown): string {
   if (body === null || typeof body !== 'object') return '';
   const record = body as Record<string, unknown>;
-  const text = [record.message, record.error, record.detail].find((value) => typeof value === 'string');
+  const nested = record.error !== null && typeof record.error === 'object' ? (record.error as Record<string, unknown>) : {};
+  const text = [record.message, record.error, record.detail, nested.message].find((value) => typeof value === 'string');
   return typeof text === 'string' ? ` The service said: ${JSON.stringify(text.slice(0, 200))}.` : '';
 }
