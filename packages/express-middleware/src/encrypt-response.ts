@@ -1,10 +1,12 @@
-import type { ServerResponse } from 'node:http';
 import { encrypt } from '@jwe-transport/codec';
 import type { Response } from 'express';
 import { isJsonType } from './content-type.js';
 import type { ResponseKey } from './request-info.js';
 
-const states = new WeakMap<ServerResponse, { key: ResponseKey }>();
+/** Where a patched response keeps its key, so a second jwe() on the same request can update it. */
+const STATE = Symbol('jwe-transport response state');
+
+type PatchedResponse = Response & { [STATE]?: { key: ResponseKey } };
 
 const ENCRYPT_FAILED_BODY = JSON.stringify({
   error: {
@@ -22,27 +24,25 @@ type Send = (this: Response, body?: unknown) => Response;
 
 /**
  * Makes `res.json()` and `res.send()` of a JSON body go out as an envelope under `key`, with
- * `X-Encryption: JWE`. Express's own `send` still writes the answer, so `Content-Length`, ETag and
- * HEAD handling stay Express's. Objects reach us as strings: `send(object)` calls `json`, which
- * stringifies and calls `send` again with a JSON content type.
+ * `X-Encryption: JWE` and its `Content-Length`. Objects reach us as strings: `send(object)` calls
+ * `json`, which stringifies and calls `send` again with a JSON content type.
  *
  * Encryption is asynchronous, so the body leaves a moment after the call returns. Bodies written
  * with `res.write`/`res.end`/`res.sendFile` are not JSON answers and are left alone.
  */
 export function encryptJsonResponses(res: Response, key: ResponseKey): void {
-  const existing = states.get(res);
+  const existing = (res as PatchedResponse)[STATE];
   if (existing) {
     existing.key = key;
     return;
   }
   const state = { key };
-  states.set(res, state);
+  (res as PatchedResponse)[STATE] = state;
   const send = res.send as Send;
   const encryptingSend: Send = function (this: Response, body?: unknown) {
-    const bytes =
-      typeof body === 'string' ? Buffer.from(body, 'utf8') : body instanceof Uint8Array ? body : undefined;
+    const isText = typeof body === 'string';
     if (
-      !bytes ||
+      !(isText || body instanceof Uint8Array) ||
       this.headersSent ||
       !carriesBody(this.statusCode) ||
       !isJsonType(this.get('Content-Type'))
@@ -50,29 +50,37 @@ export function encryptJsonResponses(res: Response, key: ResponseKey): void {
       return send.call(this, body);
     }
     const options = state.key.kid === undefined ? {} : { kid: state.key.kid };
-    encrypt(bytes, state.key.key, options).then(
-      (envelope) => finish(this, 'JWE', JSON.stringify(envelope)),
+    encrypt(body as string | Uint8Array, state.key.key, options).then(
+      (envelope) => writeAnswer(this, 'JWE', JSON.stringify(envelope)),
       () => {
         // Never fall back to the plaintext: answer a generic error instead.
-        this.status(500);
-        finish(this, undefined, ENCRYPT_FAILED_BODY);
+        this.statusCode = 500;
+        writeAnswer(this, undefined, ENCRYPT_FAILED_BODY);
       },
     );
     return this;
   };
   res.send = encryptingSend as Response['send'];
+}
 
-  function finish(target: Response, encryption: string | undefined, text: string): void {
-    // A second answer to the same request (a handler bug) is dropped rather than crashing the process.
-    if (target.headersSent) return;
-    try {
-      if (encryption) target.setHeader('X-Encryption', encryption);
-      else target.removeHeader('X-Encryption');
-      target.setHeader('Content-Type', 'application/json; charset=utf-8');
-      send.call(target, text);
-    } catch {
-      // Outside the handler's call stack nobody could catch this; drop the connection instead.
-      target.destroy();
-    }
+/**
+ * Writes the envelope directly rather than through Express's `send`: a fresh IV makes every
+ * envelope unique, so the ETag Express would hash the body for could never match a later request.
+ */
+function writeAnswer(res: Response, encryption: string | undefined, text: string): void {
+  // A second answer to the same request (a handler bug) is dropped rather than crashing the process.
+  if (res.headersSent) return;
+  try {
+    const body = Buffer.from(text, 'utf8');
+    if (encryption) res.setHeader('X-Encryption', encryption);
+    else res.removeHeader('X-Encryption');
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', body.length);
+    res.removeHeader('ETag');
+    if (res.req.method === 'HEAD') res.end();
+    else res.end(body);
+  } catch {
+    // Outside the handler's call stack nobody could catch this; drop the connection instead.
+    res.destroy();
   }
 }

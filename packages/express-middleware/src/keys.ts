@@ -16,7 +16,15 @@ export function toResolver(keys: KeysOption, defaultKid: string | undefined): Ke
       'jwe: the "keys" option must be a non-empty { kid: sharedKey } map or a resolver function.',
     );
   }
-  return keyring(keys, defaultKid === undefined ? {} : { defaultKid });
+  // keyring() checks every key and the defaultKid up front. The lookup itself hands back the
+  // caller's own values: the codec caches the prepared form of shared-key strings, not of bytes.
+  keyring(keys, defaultKid === undefined ? {} : { defaultKid });
+  const entries = new Map(Object.entries(keys));
+  const fallback = defaultKid ?? (entries.size === 1 ? [...entries.keys()][0] : undefined);
+  return (kid) => {
+    const chosen = kid ?? fallback;
+    return chosen === undefined ? undefined : entries.get(chosen);
+  };
 }
 
 export function recordingResolver(resolver: KeyResolver): RecordingResolver {

@@ -60,7 +60,7 @@ export function recordEncryptedRequest(
 }
 
 function setInfo(req: Request, info: JweRequestInfo): void {
-  req.jwe = Object.freeze(info);
+  req.jwe = info;
 }
 
 /**

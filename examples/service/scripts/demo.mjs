@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// `pnpm demo`: starts the reference service on a free port, then talks to it with ky and the
+// @jwe-transport/ky-plugin, printing what travels on the wire and what each side reads.
+// Run it after building (the root `pnpm build`, then `pnpm --dir examples/service demo`).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { jwe } from '@jwe-transport/ky-plugin';
+import ky from 'ky';
+
+const KID = 'demo-kid';
+const SHARED_KEY = randomBytes(12).toString('base64url'); // 16 characters, as the spec's keys
+const TOKEN = randomBytes(18).toString('base64url');
+const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+const shorten = (text, max = 72) =>
+  text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
+const showJson = (value) =>
+  JSON.stringify(
+    value,
+    (_name, member) => (typeof member === 'string' ? shorten(member) : member),
+    2,
+  ).replace(/\n/g, '\n    ');
+
+function section(title) {
+  console.log(`\n=== ${title} ${'='.repeat(Math.max(0, 70 - title.length))}`);
+}
+
+/** Starts dist/main.js with PORT=0 and resolves with the URL it prints once it listens. */
+async function startService(docsDir) {
+  const child = spawn(process.execPath, [main], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      JWE_KEYS: `${KID}:${SHARED_KEY}`,
+      ACCESS_TOKENS: TOKEN,
+      DOCS_DIR: docsDir,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const url = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the service exited (code ${code}) before listening`)));
+    lines.on('line', (line) => {
+      console.log(`  [service] ${line}`);
+      const match = /listening on (http:\/\/\S+)/.exec(line);
+      if (match) resolve(match[1]);
+    });
+  });
+  return { child, url };
+}
+
+/** A fetch that prints each request and response body as it is on the wire. */
+async function wireFetch(input, init) {
+  const request = new Request(input, init);
+  const sent = request.headers.get('content-type')?.startsWith('multipart/')
+    ? '(multipart/form-data body)'
+    : await request.clone().text();
+  console.log(`--> ${request.method} ${new URL(request.url).pathname}${new URL(request.url).search}`);
+  console.log(`    X-Encryption: ${request.headers.get('x-encryption') ?? '(none)'}`);
+  console.log(`    body on the wire: ${sent.startsWith('{') ? showJson(JSON.parse(sent)) : sent}`);
+  const response = await fetch(request);
+  const received = await response.clone().text();
+  console.log(`<-- ${response.status} X-Encryption: ${response.headers.get('x-encryption') ?? '(none)'}`);
+  console.log(`    body on the wire: ${showJson(JSON.parse(received))}`);
+  return response;
+}
+
+const docsDir = await mkdtemp(join(tmpdir(), 'jwe-transport-demo-'));
+section('Starting the reference service');
+const { child, url } = await startService(docsDir);
+try {
+  const headers = { authorization: `Bearer ${TOKEN}` };
+  const encrypted = ky.create({
+    prefixUrl: url,
+    headers,
+    fetch: wireFetch,
+    ...jwe({ key: SHARED_KEY, kid: KID }),
+  });
+  const plain = ky.create({ prefixUrl: url, headers, fetch: wireFetch });
+
+  section('1. Encrypted registration initiation (spec 4.2)');
+  const registration = await encrypted
+    .post('abdm/na/v1/registration/aadhaar/init', { json: { aadhaar_number: '123412341234' } })
+    .json();
+  console.log(`decrypted answer: ${showJson(registration)}`);
+
+  section('2. Encrypted document upload (spec 4.3)');
+  const pdf = new Blob([Buffer.concat([Buffer.from('%PDF-1.4\n% demo document\n'), randomBytes(2048)])]);
+  const form = new FormData();
+  form.append('file', pdf, 'prescription.pdf');
+  const encryptedUpload = await encrypted.post('mr/api/v2/docs?task=smart', { body: form }).json();
+  console.log(`decrypted answer: ${showJson(encryptedUpload)}`);
+
+  section('3. Plain multipart document upload (spec 4.3)');
+  const plainForm = new FormData();
+  plainForm.append('file', new Blob([Buffer.from('RIFF\0\0\0\0WAVEfmt demo audio')]), 'dictation.wav');
+  const plainUpload = await plain.post('mr/api/v2/docs?task=pii', { body: plainForm }).json();
+  console.log(`answer (plain): ${showJson(plainUpload)}`);
+  section('Done');
+} finally {
+  child.kill('SIGTERM');
+  await rm(docsDir, { recursive: true, force: true });
+}
