@@ -459,7 +459,8 @@ describe('headers', () => {
 
   it('picks the key by kid with a resolver, before or after the ciphertext', async () => {
     const ring = codec.keyring({ a: OTHER_KEY, b: KEY });
-    const file = bytesFrom(2, 50_000);
+    // Big enough that the spilled ciphertext spans several write batches and read-back pieces.
+    const file = bytesFrom(2, 2_500_000);
     const envelope = await codec.encryptFile(file, KEY, { kid: 'b' });
     const kidLast = Buffer.from(JSON.stringify(envelope));
     const kidFirst = Buffer.from(spell({ ...envelope }, ['kid', 'protected', 'iv', 'ciphertext', 'tag'], []));

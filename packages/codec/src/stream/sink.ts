@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
+import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { BatchedFileWriter } from './batched-file-writer.js';
 import type { ByteSink } from './types.js';
 
 /**
@@ -13,23 +14,14 @@ export interface Sink {
   abort(reason: unknown): Promise<void>;
 }
 
-async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
-  let offset = 0;
-  while (offset < chunk.length) {
-    const { bytesWritten } = await handle.write(chunk, offset, chunk.length - offset);
-    offset += bytesWritten;
-  }
-}
-
 /**
  * Writes to a hidden temporary file beside the destination (same folder, so the final rename is
- * atomic) and renames it over the destination only on commit. One write may be in flight while
- * the caller decrypts the next chunk: `write` waits only for the one before.
+ * atomic) and renames it over the destination only on commit.
  */
 async function fileSink(path: string): Promise<Sink> {
   const temporary = join(dirname(path), `.${basename(path)}.${randomUUID()}.partial`);
   const handle = await open(temporary, 'wx');
-  let pending: Promise<void> = Promise.resolve();
+  const writer = new BatchedFileWriter(handle);
   let closed = false;
   const close = async () => {
     if (!closed) {
@@ -38,20 +30,14 @@ async function fileSink(path: string): Promise<Sink> {
     }
   };
   return {
-    async write(chunk) {
-      const previous = pending;
-      pending = previous.then(() => writeAll(handle, chunk));
-      // Keep a failed write from becoming an unhandled rejection; `previous` reports it.
-      pending.catch(() => {});
-      await previous;
-    },
+    write: (chunk) => writer.write(chunk),
     async commit() {
-      await pending;
+      await writer.flush();
       await close();
       await rename(temporary, path);
     },
     async abort() {
-      await pending.catch(() => {});
+      await writer.discard();
       await close().catch(() => {});
       await unlink(temporary).catch(() => {});
     },

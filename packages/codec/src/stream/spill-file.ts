@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type FileHandle, open, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BatchedFileWriter } from './batched-file-writer.js';
 import { PIECE_BYTES } from './pieces.js';
 
 /**
@@ -10,31 +11,30 @@ import { PIECE_BYTES } from './pieces.js';
  * memory bounded where holding it in memory would not be. Always `dispose` it.
  */
 export class SpillFile {
+  private readonly writer: BatchedFileWriter;
+
   private constructor(
     private readonly path: string,
     private readonly handle: FileHandle,
-  ) {}
+  ) {
+    this.writer = new BatchedFileWriter(handle);
+  }
 
   static async create(dir: string = tmpdir()): Promise<SpillFile> {
     const path = join(dir, `.jwe-ciphertext-${randomUUID()}.spill`);
     return new SpillFile(path, await open(path, 'wx+', 0o600));
   }
 
-  private written = 0;
-
-  async write(chunk: Uint8Array): Promise<void> {
-    let offset = 0;
-    while (offset < chunk.length) {
-      const { bytesWritten } = await this.handle.write(chunk, offset, chunk.length - offset, this.written);
-      offset += bytesWritten;
-      this.written += bytesWritten;
-    }
+  /** Appends ciphertext; the chunk must not be changed afterwards. */
+  write(chunk: Uint8Array): Promise<void> {
+    return this.writer.write(chunk);
   }
 
   /** Reads the content back in order; each yielded buffer is valid only until the next one. */
   async *chunks(): AsyncGenerator<Uint8Array> {
+    await this.writer.flush();
     const buffer = new Uint8Array(PIECE_BYTES);
-    for (let position = 0; position < this.written; ) {
+    for (let position = 0; position < this.writer.length; ) {
       const { bytesRead } = await this.handle.read(buffer, 0, buffer.length, position);
       if (bytesRead === 0) throw new Error('The spill file ended early.');
       position += bytesRead;
@@ -43,6 +43,7 @@ export class SpillFile {
   }
 
   async dispose(): Promise<void> {
+    await this.writer.discard();
     await this.handle.close().catch(() => {});
     await unlink(this.path).catch(() => {});
   }
