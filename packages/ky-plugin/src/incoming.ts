@@ -3,6 +3,7 @@ import { JweResponseError } from './errors.js';
 import { isJsonMediaType, saysJwe } from './media-type.js';
 import type { ResolvedOptions, ResponseMode } from './options.js';
 import { isEnvelopeShaped } from './outgoing.js';
+import { readBody } from './read-body.js';
 
 /** Headers that describe the envelope rather than the decrypted body. */
 const ENVELOPE_ONLY_HEADERS = ['content-length', 'content-encoding', 'x-encryption'];
@@ -17,7 +18,8 @@ function hasNoBody(response: Response, method: string): boolean {
   );
 }
 
-function parseShape(text: string): boolean {
+function parseShape(body: Uint8Array): boolean {
+  const text = new TextDecoder().decode(body);
   if (!text.trimStart().startsWith('{')) return false;
   try {
     return isEnvelopeShaped(JSON.parse(text));
@@ -76,10 +78,10 @@ export async function decryptIncoming(
   const marked = saysJwe(response.headers);
   const mustDecrypt = marked || mode === 'always';
   if (!mustDecrypt && !isJsonMediaType(response.headers.get('content-type'))) return undefined;
-  const text = await (context.consumable ? response : response.clone()).text();
-  if (text === '' || (!mustDecrypt && !parseShape(text))) return undefined;
+  const body = await readBody(context.consumable ? response : response.clone());
+  if (body.length === 0 || (!mustDecrypt && !parseShape(body))) return undefined;
   try {
-    const plaintext = await decrypt(text, options.key, { missingProtected: options.missingProtected });
+    const plaintext = await decrypt(body, options.key, { missingProtected: options.missingProtected });
     return decryptedResponse(response, plaintext);
   } catch (error) {
     if (!isJweError(error)) throw error;

@@ -1,6 +1,7 @@
 // The same behaviour checks for ky 1.x and ky 2.x: each version's test file calls kySuite() with
 // its own ky, so both calling conventions run against the same real server.
 import { createHash, randomBytes } from 'node:crypto';
+import { keyring } from '@jwe-transport/codec';
 import type kyOne from 'ky';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JweRequestError, JweResponseError, jwe } from '../../src/index.js';
@@ -233,6 +234,22 @@ export function kySuite(label: string, ky: KyLike): void {
       expect(error).toBeInstanceOf(JweRequestError);
       expect((error as JweRequestError).code).toBe('ERR_JWE_FORM_UNSUPPORTED');
       expect(server.requests.length).toBe(before);
+    });
+
+    it('takes a key resolver: the envelope names the kid, and unmarked replies decrypt by it', async () => {
+      const rotating = ky
+        .create({ retry: 0 })
+        .extend(jwe({ key: keyring({ 'kid-2026': SHARED_KEY }), kid: 'kid-2026' }));
+      const reply = await rotating.post(at('/rotating'), { json: { n: 2026 } }).json<Echo>();
+      expect(last().envelope?.kid).toBe('kid-2026');
+      expect(await decode(last().envelope)).toEqual({ n: 2026 });
+      expect(reply.json).toEqual({ n: 2026 });
+    });
+
+    it('leaves bodiless responses alone', async () => {
+      const response = await api.post(at('/empty?status=204'), { json: { a: 1 } });
+      expect(response.status).toBe(204);
+      expect(await response.text()).toBe('');
     });
 
     it('honours responses: "always" and "never"', async () => {
