@@ -60,6 +60,17 @@ describe('createJweFetch', () => {
     }
   });
 
+  it('encrypts a file from a Request whose body is a FormData', async () => {
+    const bytes = randomBytes(3000);
+    const form = new FormData();
+    form.set('file', new Blob([bytes]));
+    const response = await jweFetch(
+      new Request(at('/mr/api/v2/docs?task=srp'), { method: 'POST', body: form }),
+    );
+    expect(await response.json()).toMatchObject({ file: { size: bytes.length, sha256: sha256(bytes) } });
+    expect(last()).toMatchObject({ encrypted: true, streamed: false, query: { task: 'srp' } });
+  });
+
   it('keeps the status of decrypted error responses', async () => {
     const response = await jweFetch(at('/broken?status=500&reply=bare'), {
       method: 'POST',
