@@ -7,6 +7,12 @@ export interface KyLike {
   post(url: string, options?: Record<string, unknown>): PromiseLike<Response>;
 }
 
+/**
+ * Extra ky options for the helpers' requests, e.g. `{ context: { jwe: false } }` to send one call
+ * unencrypted through an instance that has `jwe()`, or `{ timeout: 60_000 }`.
+ */
+export type ExtraKyOptions = Record<string, unknown>;
+
 /** Reads a JSON body without throwing; `undefined` when it is not JSON. */
 export async function jsonBody(response: Response): Promise<unknown> {
   const text = await response.text();
@@ -22,7 +28,12 @@ export async function jsonBody(response: Response): Promise<unknown> {
 export function serviceMessage(body: unknown): string {
   if (body === null || typeof body !== 'object') return '';
   const record = body as Record<string, unknown>;
-  const nested = record.error !== null && typeof record.error === 'object' ? (record.error as Record<string, unknown>) : {};
-  const text = [record.message, record.error, record.detail, nested.message].find((value) => typeof value === 'string');
+  const nested =
+    record.error !== null && typeof record.error === 'object'
+      ? (record.error as Record<string, unknown>)
+      : {};
+  const text = [record.message, record.error, record.detail, nested.message].find(
+    (value) => typeof value === 'string',
+  );
   return typeof text === 'string' ? ` The service said: ${JSON.stringify(text.slice(0, 200))}.` : '';
 }

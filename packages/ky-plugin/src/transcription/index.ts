@@ -9,7 +9,7 @@ export {
   type ResultStatus,
 } from './decode.js';
 export { isTranscriptionError, TranscriptionError, type TranscriptionErrorCode } from './errors.js';
-export type { KyLike } from './http.js';
+export type { ExtraKyOptions, KyLike } from './http.js';
 export {
   type ExtraData,
   type OutputFormat,

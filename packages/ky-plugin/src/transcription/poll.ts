@@ -1,6 +1,6 @@
 import { type DecodedResult, decodeSessionResult } from './decode.js';
 import { TranscriptionError } from './errors.js';
-import { jsonBody, type KyLike, serviceMessage } from './http.js';
+import { type ExtraKyOptions, jsonBody, type KyLike, serviceMessage } from './http.js';
 import type { SessionResult } from './result.js';
 import { SCRIBE_ACTION } from './vocabulary.js';
 
@@ -19,6 +19,8 @@ export interface PollOptions {
   /** Template ids that were requested, so that missing ones make the result incomplete. */
   expectedTemplates?: readonly string[];
   signal?: AbortSignal;
+  /** More ky options for each request. */
+  kyOptions?: ExtraKyOptions;
 }
 
 export interface PolledResult {
@@ -63,6 +65,7 @@ export async function pollSessionResult(
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   for (;;) {
     const requestOptions: Record<string, unknown> = {
+      ...options.kyOptions,
       searchParams: { action: options.action ?? SCRIBE_ACTION },
       throwHttpErrors: false,
     };

@@ -1,5 +1,5 @@
 import { TranscriptionError } from './errors.js';
-import { jsonBody, type KyLike, serviceMessage } from './http.js';
+import { type ExtraKyOptions, jsonBody, type KyLike, serviceMessage } from './http.js';
 import { COMPLETED_EVENT } from './vocabulary.js';
 
 /** Spec 4.4. */
@@ -17,6 +17,8 @@ export interface WebhookSubscriptionRequest {
   protocol?: string;
   /** Default {@link SUBSCRIPTION_PATH}. */
   path?: string;
+  /** More ky options for this request. */
+  kyOptions?: ExtraKyOptions;
 }
 
 /** Field notes: the service answers 201 `{ id, status: 'success' }`. */
@@ -50,7 +52,11 @@ export async function createWebhookSubscription(
     protocol,
   };
   if (request.signingKey !== undefined) body.signing_key = request.signingKey;
-  const response = await api.post(request.path ?? SUBSCRIPTION_PATH, { json: body, throwHttpErrors: false });
+  const response = await api.post(request.path ?? SUBSCRIPTION_PATH, {
+    ...request.kyOptions,
+    json: body,
+    throwHttpErrors: false,
+  });
   const answer = await jsonBody(response);
   if (!response.ok) {
     throw new TranscriptionError(

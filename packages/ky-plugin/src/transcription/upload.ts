@@ -1,6 +1,6 @@
 import { audioContentType } from './content-type.js';
 import { TranscriptionError } from './errors.js';
-import { jsonBody, type KyLike, serviceMessage } from './http.js';
+import { type ExtraKyOptions, jsonBody, type KyLike, serviceMessage } from './http.js';
 import { parseTranscriptionParams, type TranscriptionParams } from './params.js';
 
 /**
@@ -25,6 +25,11 @@ export interface UploadEntry {
 export interface UploadOptions {
   /** Default {@link UPLOAD_PATH}. */
   path?: string;
+  /**
+   * More ky options for this request. On an instance with `jwe()`, pass `{ context: { jwe: false } }`:
+   * the encrypted upload format carries one file and no fields.
+   */
+  kyOptions?: ExtraKyOptions;
 }
 
 function baseName(path: string): string {
@@ -89,7 +94,11 @@ export async function uploadAudio(
   if (checked.action !== undefined) form.append('action', checked.action);
   if (checked.extra_data !== undefined) form.append('extra_data', JSON.stringify(checked.extra_data));
   form.append('output_format', JSON.stringify(checked.output_format));
-  const response = await api.post(options.path ?? UPLOAD_PATH, { body: form, throwHttpErrors: false });
+  const response = await api.post(options.path ?? UPLOAD_PATH, {
+    ...options.kyOptions,
+    body: form,
+    throwHttpErrors: false,
+  });
   const answer = await jsonBody(response);
   if (!response.ok) {
     throw new TranscriptionError(
