@@ -98,7 +98,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     };
     const onError = (error: Error) => {
       stop();
-      reject(error);
+      // Node reports a client that went away as an "aborted" error on the request.
+      reject(req.complete ? error : requestAborted());
     };
     const onClose = () => {
       stop();

@@ -224,6 +224,25 @@ describe.each(EXPRESS_VERSIONS)('jwe() errors on $name', ({ create }) => {
     expect((await postEncrypted(`${running.url}/echo`, await good())).status).toBe(200);
   });
 
+  it('survives a client that goes away in the middle of its body', async () => {
+    seen.length = 0;
+    await new Promise<void>((resolve) => {
+      const req = request(`${running.url}/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-encryption': 'JWE', 'content-length': '5000' },
+      });
+      req.on('error', () => {});
+      req.write('{"protected":"eyJhbGciOiJkaXIi', () =>
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 50),
+      );
+    });
+    await expect.poll(() => seen.map((error) => error.type)).toEqual(['request.aborted']);
+    expect((await postEncrypted(`${running.url}/echo`, await good())).status).toBe(200);
+  });
+
   it('answers a compressed body with 415 encoding.unsupported', async () => {
     seen.length = 0;
     const response = await fetch(`${running.url}/echo`, {

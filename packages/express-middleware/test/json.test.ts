@@ -201,6 +201,23 @@ describe.each(EXPRESS_VERSIONS)('jwe() JSON bodies on $name', ({ create, json })
     });
   });
 
+  it('answers a failing key resolver with a 500 that says nothing about it', async () => {
+    const url = await start((app) =>
+      app.use(
+        jwe({
+          keys: () => {
+            throw new Error('vault at 10.0.0.7 refused token s3cr3t');
+          },
+        }),
+      ),
+    );
+    const response = await postEncrypted(url, await encryptJson({ a: 1 }, KEY_A, { kid: 'kid-a' }));
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).not.toMatch(/vault|s3cr3t/);
+    expect(JSON.parse(text).error.message).toBe('Internal Server Error');
+  });
+
   it('hides the message of server errors', async () => {
     const app = create();
     app.use(jwe({ keys: KEYS }));
