@@ -96,6 +96,7 @@ export class TokenIssuer {
 
   #issue(): TokenAnswer {
     const now = this.#now();
+    this.#sweep(now);
     const accessToken = newToken('at_');
     const refreshToken = newToken('rt_');
     this.#access.set(accessToken, now + this.#accessSeconds * 1000);
@@ -106,5 +107,12 @@ export class TokenIssuer {
       expires_in: this.#accessSeconds,
       refresh_expires_in: this.#refreshSeconds,
     };
+  }
+
+  /** Keeps memory bounded under many logins: expired grants go once the maps grow. */
+  #sweep(now: number): void {
+    if (this.#access.size + this.#refresh.size < 10_000) return;
+    for (const [token, expiresAt] of this.#access) if (now >= expiresAt) this.#access.delete(token);
+    for (const [token, grant] of this.#refresh) if (now >= grant.expiresAt) this.#refresh.delete(token);
   }
 }
