@@ -593,6 +593,8 @@ describe('arguments', () => {
       TypeError,
     );
     expect(() => codec.encryptStream([], KEY, { maxSize: -1 })).toThrowError(TypeError);
+    const notASource = codec.encryptFileStream('file contents' as unknown as codec.ByteSource, KEY);
+    await expect(collect(notASource)).rejects.toThrowError(/ReadableStream or an \(async\) iterable/);
   });
 
   it('the WebCrypto build says that streaming needs the Node build', async () => {

@@ -75,7 +75,9 @@ class WorkerMac implements CiphertextMac {
 
   async decode(head: Uint8Array, body: Uint8Array): Promise<{ bytes: Buffer; written: number }> {
     const text = transferable(body);
-    const reply = await macWorker.request({ op: 'decode', id: this.id, head, body: text }, [text.buffer]);
+    // `head` is 0-3 bytes, often a view of Buffer's 8 KiB pool: send a copy of just those bytes.
+    const message = { op: 'decode', id: this.id, head: new Uint8Array(head), body: text };
+    const reply = await macWorker.request(message, [text.buffer]);
     const bytes = Buffer.from(reply.data!.buffer, reply.data!.byteOffset, reply.data!.byteLength);
     return { bytes, written: reply.written! };
   }

@@ -41,7 +41,7 @@ export async function decryptEnvelopeStream(
   checkMaxSize(options.maxSize, what);
   const policy = options.missingProtected ?? 'infer';
   const limit = new SizeLimit(options.maxSize, mode === 'raw' ? 'plaintext' : 'file');
-  const useWorker = options.worker ?? true;
+  const useWorker = options.worker ?? false;
   const sink: Sink = await openSink(options.to);
   let spill: SpillFile | undefined;
   let consumer: CiphertextConsumer | undefined;

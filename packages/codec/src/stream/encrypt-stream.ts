@@ -31,7 +31,7 @@ async function* envelopeChunks(
   what: string,
 ): AsyncGenerator<Uint8Array> {
   const limit = new SizeLimit(options.maxSize, mode === 'raw' ? 'plaintext' : 'file');
-  const mac = createCiphertextMac(key, iv, [AAD], options.worker ?? true);
+  const mac = createCiphertextMac(key, iv, [AAD], options.worker ?? false);
   let finished = false;
   try {
     const sealer = new StreamSealer(key, iv, mac);

@@ -1,7 +1,7 @@
 import { invalid, JweError, quote } from '../errors.js';
 import { decodeUtf8 } from '../header.js';
 import { parseStrictJsonObject } from '../strict-json.js';
-import { JsonStringStream } from './json-string-stream.js';
+import { isJsonWhitespace, JsonStringStream } from './json-string-stream.js';
 
 /*
  * An incremental reader for the envelope's top-level JSON object. Members may come in any order
@@ -37,10 +37,6 @@ enum State {
   AfterObject,
 }
 
-function isWhitespace(byte: number): boolean {
-  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
-}
-
 const notJson = () => invalid('The envelope JSON is not valid JSON.');
 
 export class EnvelopeScanner {
@@ -64,7 +60,7 @@ export class EnvelopeScanner {
       switch (this.state) {
         case State.BeforeObject:
           if (byte === 0x7b /* { */) this.state = State.BeforeFirstName;
-          else if (!isWhitespace(byte)) {
+          else if (!isJsonWhitespace(byte)) {
             throw invalid(
               'Streaming decryption reads the JSON serialization: the input must start with "{".',
             );
@@ -80,7 +76,7 @@ export class EnvelopeScanner {
           } else if (byte === 0x7d /* } */ && this.state === State.BeforeFirstName) {
             this.finishObject(events);
             at++;
-          } else if (isWhitespace(byte)) at++;
+          } else if (isJsonWhitespace(byte)) at++;
           else throw notJson();
           break;
         case State.Name:
@@ -91,11 +87,11 @@ export class EnvelopeScanner {
           break;
         case State.BeforeColon:
           if (byte === 0x3a /* : */) this.state = State.BeforeValue;
-          else if (!isWhitespace(byte)) throw notJson();
+          else if (!isJsonWhitespace(byte)) throw notJson();
           at++;
           break;
         case State.BeforeValue:
-          if (isWhitespace(byte)) {
+          if (isJsonWhitespace(byte)) {
             at++;
             break;
           }
@@ -122,11 +118,11 @@ export class EnvelopeScanner {
         case State.AfterValue:
           if (byte === 0x2c /* , */) this.state = State.BeforeName;
           else if (byte === 0x7d /* } */) this.finishObject(events);
-          else if (!isWhitespace(byte)) throw notJson();
+          else if (!isJsonWhitespace(byte)) throw notJson();
           at++;
           break;
         case State.AfterObject:
-          if (!isWhitespace(byte)) throw invalid('The envelope JSON has content after its closing "}".');
+          if (!isJsonWhitespace(byte)) throw invalid('The envelope JSON has content after its closing "}".');
           at++;
           break;
       }

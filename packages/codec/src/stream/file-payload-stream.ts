@@ -1,7 +1,7 @@
 import type { Buffer } from 'node:buffer';
 import { invalid } from '../errors.js';
 import { Base64StreamDecoder, Base64StreamEncoder } from './base64-stream.js';
-import { JsonStringStream } from './json-string-stream.js';
+import { isJsonWhitespace, JsonStringStream } from './json-string-stream.js';
 
 /*
  * The file upload plaintext `{"file":"<standard base64>"}` (spec 2.3), built and read one chunk
@@ -42,10 +42,6 @@ const NAME_LIMIT = 64;
 
 function notFilePayload(): Error {
   return invalid('The decrypted payload is not a file payload: expected exactly {"file": "<base64>"}.');
-}
-
-function isWhitespace(byte: number): boolean {
-  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
 /** Reads payload chunks and returns the file bytes they complete. */
@@ -92,7 +88,7 @@ export class FilePayloadDecoder {
           this.expect(byte, 0x7d, Step.AfterObject);
           break;
         case Step.AfterObject:
-          if (!isWhitespace(byte)) throw notFilePayload();
+          if (!isJsonWhitespace(byte)) throw notFilePayload();
           break;
       }
       at++;
@@ -106,7 +102,7 @@ export class FilePayloadDecoder {
 
   private expect(byte: number, wanted: number, next: Step): void {
     if (byte === wanted) this.step = next;
-    else if (!isWhitespace(byte)) throw notFilePayload();
+    else if (!isJsonWhitespace(byte)) throw notFilePayload();
   }
 
   private readName(byte: number): void {

@@ -8,6 +8,11 @@ import { invalid } from '../errors.js';
  * decoder downstream rejects it as the one-shot one would.
  */
 
+/** JSON's four whitespace characters (RFC 8259): nothing else may stand between tokens. */
+export function isJsonWhitespace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
@@ -54,11 +59,6 @@ export class JsonStringStream {
       at += backslash + 1;
     }
     return -1;
-  }
-
-  /** True when the string is not in the middle of an escape (a string cannot end inside one). */
-  get idle(): boolean {
-    return this.pending === null;
   }
 
   private continueEscape(bytes: Uint8Array, at: number, emit: (content: Uint8Array) => void): number {

@@ -31,7 +31,11 @@ export async function* chunksOf(source: ByteSource, what: string): AsyncGenerato
       reader.releaseLock();
     }
   }
-  if (source && (Symbol.asyncIterator in source || Symbol.iterator in source)) {
+  if (
+    typeof source === 'object' &&
+    source !== null &&
+    (Symbol.asyncIterator in source || Symbol.iterator in source)
+  ) {
     for await (const chunk of source as AsyncIterable<unknown>) yield checkChunk(chunk, what);
     return;
   }
