@@ -39,20 +39,21 @@ function describeTarget(method: string, url: string): string {
 }
 
 function decryptedResponse(original: Response, plaintext: Uint8Array): Response {
-  const headers = new Headers(original.headers);
+  // The new Response copies the headers; its own copy is mutable, so edit that one.
+  const response = new Response(plaintext as Uint8Array<ArrayBuffer>, {
+    status: original.status,
+    statusText: original.statusText,
+    headers: original.headers,
+  });
+  const { headers } = response;
   for (const name of ENVELOPE_ONLY_HEADERS) headers.delete(name);
   const contentType = headers.get('content-type');
   if (contentType === null || contentType.toLowerCase().includes('jose')) {
     headers.set('content-type', 'application/json');
   }
-  const response = new Response(plaintext as Uint8Array<ArrayBuffer>, {
-    status: original.status,
-    statusText: original.statusText,
-    headers,
-  });
   // A constructed Response has an empty url; keep the real one for callers and error messages.
-  Object.defineProperty(response, 'url', { value: original.url });
-  Object.defineProperty(response, 'redirected', { value: original.redirected });
+  if (original.url) Object.defineProperty(response, 'url', { value: original.url });
+  if (original.redirected) Object.defineProperty(response, 'redirected', { value: true });
   return response;
 }
 
