@@ -202,6 +202,24 @@ describe('decodeSessionResult (spec 2.9)', () => {
     expect(decoded.status).toBe('partial_success');
   });
 
+  it('reads an untyped value as JSON only when it is a JSON object or array', () => {
+    const decoded = decodeSessionResult({
+      data: {
+        output: [
+          { template_id: 'eka_emr_template', value: b64('{"a": [1, 2]}'), status: 'success' },
+          { template_id: 'clinical_notes_template', value: b64('{not json} but notes'), status: 'success' },
+          { template_id: 'transcript_template', value: b64('42'), status: 'success' },
+        ],
+      },
+    });
+    expect(decoded.documents.map((document) => [document.format, document.json])).toEqual([
+      ['json', { a: [1, 2] }],
+      ['text', undefined],
+      ['text', undefined],
+    ]);
+    expect(decoded.documents.every((document) => document.problems.length === 0)).toBe(true);
+  });
+
   it('marks a result incomplete when expected templates are missing', () => {
     const partial = { data: { output: [arrayResult.data.output[2]] } };
     const decoded = decodeSessionResult(partial, {

@@ -110,8 +110,16 @@ function decodeItem(item: unknown, index: number): DecodedDocument {
   const record = (item !== null && typeof item === 'object' ? item : {}) as Partial<ResultItem>;
   const templateId = typeof record.template_id === 'string' ? record.template_id : `output[${index}]`;
   const type = typeof record.type === 'string' ? record.type : undefined;
-  const format = documentFormat(type, templateId);
-  const read = readValue(record.value, format);
+  let format = documentFormat(type, templateId);
+  let read = readValue(record.value, format);
+  // Without a type, a value that is a JSON object or array is read as JSON (the EMR template's is).
+  if (type === undefined && format === 'text' && read.text !== undefined && /^\s*[[{]/.test(read.text)) {
+    const asJson = readValue(record.value, 'json');
+    if (asJson.problems.length === 0) {
+      format = 'json';
+      read = asJson;
+    }
+  }
   const problems = [...read.problems];
   if (typeof record.template_id !== 'string') problems.unshift('The item has no template_id.');
   let status: ItemStatus;
