@@ -30,10 +30,14 @@ export function toResolver(keys: KeysOption, defaultKid: string | undefined): Ke
 export function recordingResolver(resolver: KeyResolver): RecordingResolver {
   let used: RecordingResolver['used'];
   return {
-    resolve: async (kid, header) => {
-      const key = await resolver(kid, header);
-      if (key !== undefined) used = { key, kid, header };
-      return key;
+    // Stays synchronous for synchronous resolvers (key maps): no promise per request.
+    resolve: (kid, header) => {
+      const record = (key: KeyInput | undefined) => {
+        if (key !== undefined) used = { key, kid, header };
+        return key;
+      };
+      const key = resolver(kid, header);
+      return key instanceof Promise ? key.then(record) : record(key);
     },
     get used() {
       return used;

@@ -46,13 +46,21 @@ export function resolveOptions(options: JweOptions, defaultLimit: SizeLimit): Re
   if (plainJson !== 'parse' && plainJson !== 'ignore') {
     throw new TypeError('jwe: "plainJson" must be "parse" or "ignore".');
   }
+  let responseKid = options.responseKid ?? options.defaultKid;
+  if (responses === 'always' && typeof options.keys !== 'function') {
+    const kids = Object.keys(options.keys ?? {});
+    responseKid ??= kids.length === 1 ? kids[0] : undefined;
+    if (responseKid === undefined || !kids.includes(responseKid)) {
+      throw new TypeError('jwe: with responses: "always", set "responseKid" to one of the kids in "keys".');
+    }
+  }
   return {
     resolver: toResolver(options.keys, options.defaultKid),
     limit: parseLimit(options.limit ?? defaultLimit, 'jwe: "limit"'),
     requireEncryption: options.requireEncryption === true,
     plainJson,
     responses,
-    responseKid: options.responseKid ?? options.defaultKid,
+    responseKid,
     missingProtected: options.missingProtected ?? 'infer',
   };
 }

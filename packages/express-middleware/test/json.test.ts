@@ -300,5 +300,8 @@ describe('jwe() options', () => {
     expect(() => jwe({ keys: { a: 'too short' } })).toThrow(/16 bytes/);
     expect(() => jwe({ keys: KEYS, limit: 'lots' })).toThrow(/limit/);
     expect(() => jwe({ keys: KEYS, responses: 'sometimes' as 'auto' })).toThrow(/responses/);
+    expect(() => jwe({ keys: KEYS, responses: 'always' })).toThrow(/responseKid/);
+    expect(() => jwe({ keys: KEYS, responses: 'always', responseKid: 'kid-zz' })).toThrow(/responseKid/);
+    expect(() => jwe({ keys: { only: KEY_A }, responses: 'always' })).not.toThrow();
   });
 });
