@@ -294,6 +294,9 @@ describe.each(EXPRESS_VERSIONS)('webhookReceiver() on $name', ({ create, json })
 
   it('accepts unsigned deliveries only when configured without a signing key', async () => {
     expect(() => webhookReceiver({ onEvent: () => {} })).toThrow(/signingKey .*allowUnsigned/);
+    expect(() =>
+      webhookReceiver({ signingKey: SIGNING_KEY, allowUnsigned: true, onEvent: () => {} }),
+    ).toThrow(/allowUnsigned is only for a subscription without a signing key/);
     const { received, post, arrival } = await start({ signingKey: undefined, allowUnsigned: true } as never);
     const arrived = arrival();
     expect((await post(EVENT_SHAPE)).status).toBe(200);

@@ -9,7 +9,7 @@ import { DEFAULT_TOLERANCE_SECONDS, verifyWebhookSignature, WEBHOOK_SIGNATURE_HE
 
 /** What the application's handler learns besides the event. */
 export interface WebhookDelivery {
-  /** Whether the signature was checked (false only with `allowUnsigned` and no header). */
+  /** Whether the signature was checked (false only with `allowUnsigned`). */
   verified: boolean;
   /** The signed timestamp, Unix seconds, when signed. */
   signedAt: number | undefined;
@@ -25,7 +25,10 @@ export interface WebhookReceiverOptions {
    * `allowUnsigned` is set: a receiver without a key accepts anything.
    */
   signingKey?: string | readonly string[];
-  /** Accept deliveries without a signature; only for a subscription created without a signing key. */
+  /**
+   * Accept unsigned deliveries: only for a subscription created without a signing key, so it cannot
+   * be combined with `signingKey`.
+   */
   allowUnsigned?: boolean;
   /** Seconds a signed timestamp may differ from now. Default 180 (field notes). */
   toleranceSeconds?: number;
@@ -78,6 +81,11 @@ function checkOptions(options: WebhookReceiverOptions): readonly string[] | unde
   ) {
     throw new TypeError('webhookReceiver(): signingKey must be a non-empty string or a list of them.');
   }
+  if (keys !== undefined && options.allowUnsigned === true) {
+    throw new TypeError(
+      'webhookReceiver(): allowUnsigned is only for a subscription without a signing key; with signingKey every delivery must be signed.',
+    );
+  }
   if (keys === undefined && options.allowUnsigned !== true) {
     throw new TypeError(
       "webhookReceiver(): pass signingKey (the subscription's signing_key), or allowUnsigned: true for a subscription created without one.",
@@ -107,7 +115,7 @@ export function webhookReceiver(options: WebhookReceiverOptions): RequestHandler
     const rawBody = await rawBodyOf(req, limit);
     const header = req.get(WEBHOOK_SIGNATURE_HEADER);
     let signedAt: number | undefined;
-    if (keys && (header !== undefined || !options.allowUnsigned)) {
+    if (keys) {
       const nowSeconds = now();
       const signature = verifyWebhookSignature(rawBody, header, {
         signingKey: keys,
