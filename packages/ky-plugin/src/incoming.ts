@@ -18,11 +18,17 @@ function hasNoBody(response: Response, method: string): boolean {
   );
 }
 
+/**
+ * An envelope's first member is one of the JWE member names, so a plain JSON response that starts
+ * any other way is left alone without parsing all of it.
+ */
+const ENVELOPE_START =
+  /^\s*\{\s*"(?:protected|iv|ciphertext|tag|kid|encrypted_key|aad|header|unprotected)"\s*:/;
+
 function parseShape(body: Uint8Array): boolean {
-  const text = new TextDecoder().decode(body);
-  if (!text.trimStart().startsWith('{')) return false;
+  if (!ENVELOPE_START.test(new TextDecoder().decode(body.subarray(0, 64)))) return false;
   try {
-    return isEnvelopeShaped(JSON.parse(text));
+    return isEnvelopeShaped(JSON.parse(new TextDecoder().decode(body)));
   } catch {
     return false;
   }
