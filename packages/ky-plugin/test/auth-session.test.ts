@@ -48,6 +48,29 @@ describe('TokenSession and the documented auth endpoints', () => {
     expect(server.counts).toMatchObject({ logins: 1, refreshes: 1 });
   });
 
+  it('renews short-lived tokens at half their lifetime at the latest, not on every call', async () => {
+    server = await startAuthServer({ expiresIn: 2 });
+    const clock = server.clock;
+    const session = createTokenSession({
+      login: clientCredentialsLogin({
+        baseUrl: server.url,
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+      }),
+      refresh: refreshTokenExchange({ baseUrl: server.url }),
+      refreshMarginSeconds: 30,
+      now: () => clock.now,
+    });
+    const first = await session.accessToken();
+    clock.now += 999;
+    expect(await session.accessToken()).toBe(first);
+    expect(server.counts.refreshes).toBe(0);
+    clock.now += 2;
+    const second = await session.accessToken();
+    expect(second).not.toBe(first);
+    expect(server.counts).toMatchObject({ logins: 1, refreshes: 1 });
+  });
+
   it('an unreachable login endpoint gives ERR_AUTH_UNREACHABLE naming the address to check', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
