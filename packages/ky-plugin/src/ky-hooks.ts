@@ -1,3 +1,4 @@
+import { isJweError } from '@jwe-transport/codec';
 import { callSettings } from './context.js';
 import { JweRequestError, JweResponseError } from './errors.js';
 import { decryptIncoming } from './incoming.js';
@@ -185,7 +186,8 @@ export function jwe(options: JweOptions): JweKyOptions {
     const state = args[0] as { request: Request; options?: KyOptionsView; error?: unknown };
     const { request, error } = state;
     // Neither a failed decryption nor a request we could not encrypt gets better by sending it again.
-    if (error instanceof JweResponseError || error instanceof JweRequestError) throw error;
+    if (error instanceof JweResponseError || error instanceof JweRequestError || isJweError(error))
+      throw error;
     // Its body was a one-shot stream: fail with the original error instead of retrying.
     if (streamedRequests.has(request)) throw error;
     if (!saysJwe(request.headers) || request.body === null) return undefined;

@@ -1,4 +1,20 @@
-import type { KeyInput, KeyResolver, MissingProtectedPolicy } from '@jwe-transport/codec';
+import {
+  deriveKey,
+  JweError,
+  type KeyInput,
+  type KeyResolver,
+  type MissingProtectedPolicy,
+} from '@jwe-transport/codec';
+
+function deriveCheck(key: KeyInput): void {
+  if (typeof key === 'string') deriveKey(key);
+  else if (!(key instanceof Uint8Array) || key.length !== 32) {
+    throw new JweError(
+      'ERR_KEY_INVALID',
+      'jwe(): "key" must be the 16-character shared key string, 32 raw key bytes, or a key resolver function.',
+    );
+  }
+}
 
 /**
  * How responses are read:
@@ -63,6 +79,8 @@ export function resolveOptions(options: JweOptions): ResolvedOptions {
       'jwe(): the "key" option is required (the shared key string, 32 key bytes or a resolver).',
     );
   }
+  // A static key is checked now, so a wrong one fails at setup rather than on the first request.
+  if (typeof options.key !== 'function') deriveCheck(options.key);
   const responses = options.responses ?? 'auto';
   if (!RESPONSE_MODES.includes(responses)) {
     throw new TypeError(`jwe(): "responses" must be one of ${RESPONSE_MODES.join(', ')}.`);

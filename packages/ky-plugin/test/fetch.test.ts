@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jwcryptoDecrypt } from '../../../test-vectors/peers/index.mjs';
-import { createJweFetch, type FetchImplementation, JweResponseError } from '../src/index.js';
+import { createJweFetch, type FetchImplementation, JweResponseError, jwe } from '../src/index.js';
 import { joseDecrypt, referenceKey } from './helpers/reference-jwe.js';
 import { SHARED_KEY, startTestServer, type TestServer } from './helpers/test-server.js';
 
@@ -106,6 +106,16 @@ describe('createJweFetch', () => {
     });
     expect(last().encrypted).toBe(true);
     expect(Object.keys(await envelope.json()).sort()).toEqual(['ciphertext', 'iv', 'protected', 'tag']);
+  });
+
+  it('refuses a malformed key when it is configured, not on the first request', () => {
+    expect(() => createJweFetch({ key: 'too-short' })).toThrow(
+      expect.objectContaining({ code: 'ERR_KEY_INVALID' }),
+    );
+    expect(() => jwe({ key: new Uint8Array(16) })).toThrow(
+      expect.objectContaining({ code: 'ERR_KEY_INVALID' }),
+    );
+    expect(() => jwe({ key: SHARED_KEY, responses: 'sometimes' as never })).toThrow(TypeError);
   });
 
   it('calls a custom fetch implementation as (url, init)', async () => {
