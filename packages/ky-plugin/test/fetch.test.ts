@@ -38,6 +38,16 @@ describe('createJweFetch', () => {
     expect(peer?.ok && Buffer.from(peer.plaintext).toString()).toBe(body);
   });
 
+  it('decrypts replies made by Python jwcrypto, as the service makes them', async () => {
+    const response = await jweFetch(at('/from-jwcrypto?reply=jwcrypto'), {
+      method: 'POST',
+      headers: json,
+      body: '{"p":1}',
+    });
+    expect(response.headers.get('x-encryption')).toBeNull();
+    expect(await response.json()).toMatchObject({ path: '/from-jwcrypto', json: { p: 1 } });
+  });
+
   it('encrypts a Request object passed as input', async () => {
     const request = new Request(at('/request-input'), { method: 'PUT', headers: json, body: '{"n":1}' });
     const response = await jweFetch(request);

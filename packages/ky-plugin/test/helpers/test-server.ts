@@ -1,12 +1,14 @@
 // A stand-in for the service on 127.0.0.1: it decrypts with the reference JWE (jose / node:crypto,
 // never our codec), records what arrived, and answers as the query string asks:
-//   reply=protected (default for encrypted requests) | bare (no `protected`, empty AAD)
+//   reply=protected (default for encrypted requests, npm jose) | bare (no `protected`, empty AAD)
+//        | jwcrypto (Python jwcrypto, as the service's own samples were made)
 //        | plain (default for plain requests) | wrongkey | garbage-marked
 //   status=NNN   answer with that status
 //   fail=N       answer the first N attempts on this path with 503 (plain text)
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { jwcryptoEncrypt } from '../../../../test-vectors/peers/index.mjs';
 import {
   bareEncrypt,
   type Envelope,
@@ -111,7 +113,9 @@ async function answer(record: Recorded, response: ServerResponse): Promise<void>
     const envelope =
       reply === 'bare'
         ? bareEncrypt(payload, key)
-        : await joseEncrypt(payload, reply === 'wrongkey' ? otherKey : key);
+        : reply === 'jwcrypto'
+          ? (await jwcryptoEncrypt(SHARED_KEY, new TextEncoder().encode(payload), { kid: 'svc' }))[0]
+          : await joseEncrypt(payload, reply === 'wrongkey' ? otherKey : key);
     body = JSON.stringify(envelope);
     // The service is not documented to mark responses; `auto` must find unmarked envelopes too.
     if (record.query.mark === '1') headers['x-encryption'] = 'JWE';
