@@ -7,3 +7,5 @@ process.exitCode = await run(process.argv.slice(2), {
   stderr: process.stderr,
   env: process.env,
 });
+// Standard input may still hold unread data when a command stops early; it must not keep the process alive.
+process.stdin.destroy();

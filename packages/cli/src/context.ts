@@ -1,3 +1,4 @@
+import { type OpenedInput, openInput } from './input/read-input.js';
 import { type CliIo, writeText } from './io.js';
 import { KEY_FLAG_WARNING, type KeySet, loadKeys, missingKeyError } from './keys.js';
 import type { OptionValues } from './options.js';
@@ -14,20 +15,32 @@ export interface CommandContext {
   /** A line on standard error; these are notes for people, so `--json` output on stdout stays clean. */
   note(text: string): Promise<void>;
   warn(text: string): Promise<void>;
+  /** Opens the command's input; run() closes it however the command ends, so no open file keeps the process alive. */
+  openInput(threshold?: number): Promise<OpenedInput>;
+  dispose(): void;
 }
 
-export function createContext(io: CliIo, values: OptionValues, input: string | undefined): CommandContext {
+export function createContext(io: CliIo, values: OptionValues, input_: string | undefined): CommandContext {
   const noColor = values['no-color'] === true;
   const errStyle = styleFor(io.stderr, io.env, noColor);
+  const opened: OpenedInput[] = [];
   return {
     io,
     values,
-    input,
+    input: input_,
     json: values.json === true,
     style: styleFor(io.stdout, io.env, noColor),
     errStyle,
     note: (text) => writeText(io.stderr, `${errStyle.dim(text)}\n`),
     warn: (text) => writeText(io.stderr, `${errStyle.yellow(text)}\n`),
+    async openInput(threshold) {
+      const input = await openInput(input_, io.stdin, threshold);
+      opened.push(input);
+      return input;
+    },
+    dispose() {
+      for (const input of opened) input.close();
+    },
   };
 }
 

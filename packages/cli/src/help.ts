@@ -6,10 +6,16 @@ const KEYS = `Keys (never echoed):
       --key KEY         the key itself (warns: it lands in shell history)
   A list of several keys is written kid=key, one per line or separated by commas.`;
 
+const NO_COLOR_AND_HELP = `      --no-color        no colour (colour is used only on a terminal; NO_COLOR works too)
+  -h, --help            this help`;
+
 const COMMON = `Common options:
       --json            machine-readable JSON on stdout
-      --no-color        no colour (colour is used only on a terminal; NO_COLOR works too)
-  -h, --help            this help`;
+${NO_COLOR_AND_HELP}`;
+
+const ENCRYPT_COMMON = `Common options:
+${NO_COLOR_AND_HELP}
+The output is the envelope itself, already JSON, so --json here selects the input type.`;
 
 const EXIT_CODES = `Exit codes: 0 success, 1 verification or decryption failed, 2 usage or input error.`;
 
@@ -32,7 +38,7 @@ ${COMMON}
   -v, --version         the version
 
 Examples:
-  export JWE_KEY=0123456789abcdef
+  export JWE_KEY="$(cat ~/.svc.key)"     # the 16-character shared key
   jwe-transport decrypt captured-body.json
   pbpaste | jwe-transport decrypt
   jwe-transport decrypt session.har --key-file keys.txt
@@ -90,8 +96,7 @@ Options:
 
 ${KEYS}
 
-${COMMON.replace('      --json            machine-readable JSON on stdout\n', '')}
-The output is the envelope itself, already JSON, so --json here selects the input type.
+${ENCRYPT_COMMON}
 
 Examples:
   echo '{"aadhaar_number":"123412341234"}' | jwe-transport encrypt --kid k1

@@ -52,7 +52,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
       await writeText(values.help ? io.stdout : io.stderr, helpFor(command));
       return values.help ? EXIT.OK : EXIT.USAGE;
     }
-    return await COMMANDS[command](createContext(io, values, input));
+    const ctx = createContext(io, values, input);
+    try {
+      return await COMMANDS[command](ctx);
+    } finally {
+      ctx.dispose();
+    }
   } catch (error) {
     const failure = toCliError(error);
     await reportError(io, failure, wantsJson, argv.includes('--no-color'));

@@ -121,6 +121,17 @@ describe('envelopes over the 8 MiB threshold take the streaming path', () => {
     expect(createHash('sha256').update(Buffer.from(payload.file, 'base64')).digest('hex')).toBe(fileSha256);
   });
 
+  it('stops at once, exit 2, when --out exists, although the large input was opened and left unread', async () => {
+    const path = tmp.path('medium-again.bin');
+    await writeFile(path, file);
+    const out = tmp.path('exists.json');
+    await writeFile(out, 'keep me');
+    const result = await runCli(['encrypt', '--file', path, '--out', out], { env: { JWE_KEY: KEY } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('already exists');
+    expect(await readFile(out, 'utf8')).toBe('keep me');
+  });
+
   it('streams a jwcrypto envelope from stdin: a digest without --out, the file with --out', async () => {
     const [envelope] = await jwcryptoEncrypt(
       KEY,

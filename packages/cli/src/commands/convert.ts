@@ -3,14 +3,14 @@ import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { classifyInput } from '../input/classify.js';
-import { openInput, readAll } from '../input/read-input.js';
+import { readAll } from '../input/read-input.js';
 import { writeJson, writeText } from '../io.js';
 import { writeOutputFile } from '../output/write-file.js';
 
 const CONVERT_LIMIT = 256 * 2 ** 20;
 
 async function readEnvelopeText(ctx: CommandContext) {
-  const input = await openInput(ctx.input, ctx.io.stdin);
+  const input = await ctx.openInput();
   const bytes = await readAll(input, CONVERT_LIMIT);
   const classified = classifyInput(bytes.toString('utf8'), input.name);
   if (classified.kind === 'har') {

@@ -1,12 +1,12 @@
-import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { encrypt, encryptFile, type KeyInput, toCompact } from '@jwe-transport/codec';
 import { CliError, usageError } from '../cli-error.js';
 import { type CommandContext, keysFor } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { type OpenedInput, openInput, remainingBytes } from '../input/read-input.js';
+import { type OpenedInput, remainingBytes } from '../input/read-input.js';
 import { writeText } from '../io.js';
 import type { KeySet } from '../keys.js';
+import { openAtomicFile } from '../output/atomic-file.js';
 import { pump } from '../output/pump.js';
 import { outputError, writeOutputFile } from '../output/write-file.js';
 import { streamingCodec } from '../streaming-api.js';
@@ -76,20 +76,6 @@ async function encryptWhole(
   }
 }
 
-function openDestination(ctx: CommandContext): Writable {
-  const { out, force } = ctx.values;
-  if (out === undefined) return ctx.io.stdout;
-  return createWriteStream(out, { flags: force ? 'w' : 'wx' });
-}
-
-async function closeDestination(destination: Writable, ctx: CommandContext): Promise<void> {
-  if (destination === ctx.io.stdout) return;
-  await new Promise<void>((resolve, reject) => {
-    destination.once('error', reject);
-    destination.end(resolve);
-  });
-}
-
 async function encryptStreaming(
   ctx: CommandContext,
   input: OpenedInput,
@@ -115,19 +101,20 @@ async function encryptStreaming(
     mode === 'file'
       ? codec.encryptFileStream(remainingBytes(input), key, options)
       : codec.encryptStream(remainingBytes(input), key, options);
-  const destination = openDestination(ctx);
+  const file =
+    ctx.values.out === undefined
+      ? undefined
+      : await openAtomicFile(ctx.values.out, ctx.values.force === true);
+  const destination: Writable = file?.stream ?? ctx.io.stdout;
   try {
-    await new Promise<void>((resolve, reject) => {
-      if (destination === ctx.io.stdout) resolve();
-      else destination.once('open', () => resolve()).once('error', reject);
-    });
     await pump(envelope, destination);
     await writeText(destination, '\n');
-    await closeDestination(destination, ctx);
+    await file?.commit();
   } catch (error) {
     input.close();
-    if (ctx.values.out !== undefined && (error as NodeJS.ErrnoException).syscall !== undefined)
-      throw outputError(ctx.values.out, error);
+    await file?.abort();
+    if (file && (error as NodeJS.ErrnoException).syscall !== undefined)
+      throw outputError(ctx.values.out!, error);
     throw error;
   }
 }
@@ -136,7 +123,7 @@ export async function encryptCommand(ctx: CommandContext): Promise<ExitCode> {
   const mode = modeOf(ctx);
   const keys = await keysFor(ctx, true);
   const { key, kid } = pickKey(keys, ctx.values.kid);
-  const input = await openInput(ctx.input, ctx.io.stdin);
+  const input = await ctx.openInput();
   if (input.complete) await encryptWhole(ctx, input, mode, key, kid);
   else await encryptStreaming(ctx, input, mode, key, kid);
   if (ctx.values.out !== undefined) await ctx.note(`wrote the envelope to ${ctx.values.out}`);
