@@ -172,5 +172,14 @@ describe('decrypt: failures', () => {
     const truncated = await runCli(['decrypt'], { input: '{"protected":"eyJhbGciOiJkaXIi', env });
     expect(truncated.code).toBe(2);
     expect(truncated.stderr).toContain('truncated');
+
+    const plainHttp =
+      'POST /connect-auth/v1/account/login HTTP/1.1\r\nX-Encryption: JWE\r\n\r\n{"client_secret":"s3cr3t-value"';
+    for (const command of ['decrypt', 'inspect', 'compact']) {
+      const result = await runCli([command], { input: plainHttp, env });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('is not an envelope although the message is marked X-Encryption: JWE');
+      expect(result.stderr).not.toContain('s3cr3t-value');
+    }
   });
 });

@@ -2,7 +2,8 @@ import { fromCompact, parseEnvelope, toCompact } from '@jwe-transport/codec';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { classifyInput } from '../input/classify.js';
+import { classifyInput, requireEnvelopeBody } from '../input/classify.js';
+import { parseJsonQuietly } from '../input/parse-json.js';
 import { readAll } from '../input/read-input.js';
 import { writeJson, writeText } from '../io.js';
 import { writeOutputFile } from '../output/write-file.js';
@@ -19,7 +20,7 @@ async function readEnvelopeText(ctx: CommandContext) {
       'compact and expand convert one envelope; for a HAR file use decrypt or inspect.',
     );
   }
-  return classified.kind === 'http' ? classified.message.body.trim() : classified.text;
+  return classified.kind === 'http' ? requireEnvelopeBody(classified.message) : classified.text;
 }
 
 async function emit(ctx: CommandContext, text: string): Promise<void> {
@@ -30,7 +31,9 @@ async function emit(ctx: CommandContext, text: string): Promise<void> {
 /** `compact`: flattened JSON to `protected..iv.ciphertext.tag`. The kid has no place there, so it is reported. */
 export async function compactCommand(ctx: CommandContext): Promise<ExitCode> {
   const text = await readEnvelopeText(ctx);
-  const envelope = text.startsWith('{') ? parseEnvelope(JSON.parse(text)) : fromCompact(text);
+  const envelope = text.startsWith('{')
+    ? parseEnvelope(parseJsonQuietly(text, 'The envelope'))
+    : fromCompact(text);
   const compact = toCompact(envelope);
   if (ctx.json) {
     await writeJson(ctx.io.stdout, { ok: true, compact, kid: envelope.kid ?? null });
@@ -46,7 +49,9 @@ export async function compactCommand(ctx: CommandContext): Promise<ExitCode> {
 /** `expand`: compact to flattened JSON, with --kid added as the top-level member the service expects. */
 export async function expandCommand(ctx: CommandContext): Promise<ExitCode> {
   const text = await readEnvelopeText(ctx);
-  const envelope = text.startsWith('{') ? parseEnvelope(JSON.parse(text)) : fromCompact(text);
+  const envelope = text.startsWith('{')
+    ? parseEnvelope(parseJsonQuietly(text, 'The envelope'))
+    : fromCompact(text);
   const kid = ctx.values.kid;
   const expanded = kid === undefined ? envelope : { ...envelope, kid };
   if (ctx.json) await writeJson(ctx.io.stdout, expanded);

@@ -2,7 +2,7 @@ import { CliError } from '../cli-error.js';
 import { type CommandContext, keysFor } from '../context.js';
 import { type DecryptedEnvelope, decryptWithKeys } from '../decrypt-with-keys.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { classifyInput } from '../input/classify.js';
+import { classifyInput, requireEnvelopeBody } from '../input/classify.js';
 import { readAll } from '../input/read-input.js';
 import { writeBytes, writeJson, writeText } from '../io.js';
 import type { KeySet } from '../keys.js';
@@ -47,7 +47,7 @@ export async function decryptCommand(ctx: CommandContext): Promise<ExitCode> {
   const bytes = await readAll(input, WHOLE_INPUT_LIMIT);
   const classified = classifyInput(bytes.toString('utf8'), input.name);
   if (classified.kind === 'har') return decryptHar(ctx, classified.document, keys);
-  const envelopeText = classified.kind === 'http' ? classified.message.body : classified.text;
+  const envelopeText = classified.kind === 'http' ? requireEnvelopeBody(classified.message) : classified.text;
   if (classified.kind === 'http' && !ctx.json) await ctx.note(classified.message.startLine);
   const result = await decryptWithKeys(envelopeText.trim(), keys);
   const startLine = classified.kind === 'http' ? classified.message.startLine : undefined;

@@ -1,7 +1,7 @@
 import { CliError } from '../cli-error.js';
 import { type CommandContext, keysFor } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { classifyInput } from '../input/classify.js';
+import { classifyInput, requireEnvelopeBody } from '../input/classify.js';
 import { scanHar } from '../input/har.js';
 import { readAll } from '../input/read-input.js';
 import { diagnose } from '../inspect/diagnose.js';
@@ -94,7 +94,7 @@ export async function inspectCommand(ctx: CommandContext): Promise<ExitCode> {
     return results.some((result) => result.error) ? EXIT.USAGE : exitCodeOf(reports);
   }
 
-  const text = classified.kind === 'http' ? classified.message.body.trim() : classified.text;
+  const text = classified.kind === 'http' ? requireEnvelopeBody(classified.message) : classified.text;
   const report = await inspectOne(text, keys);
   if (ctx.json) await writeJson(ctx.io.stdout, report);
   else await writeText(ctx.io.stdout, renderInspectReport(report, keys?.source, ctx.style));

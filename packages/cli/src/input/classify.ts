@@ -1,5 +1,10 @@
 import { CliError } from '../cli-error.js';
-import { type HttpMessage, looksLikeHttpMessage, parseHttpMessage } from './http-message.js';
+import {
+  type HttpMessage,
+  isMarkedEncrypted,
+  looksLikeHttpMessage,
+  parseHttpMessage,
+} from './http-message.js';
 import { isObject } from './object.js';
 
 /** What an input turned out to be; each kind is decrypted and shown in its own way. */
@@ -86,5 +91,18 @@ export function classifyInput(raw: string, name: string): ClassifiedInput {
   throw notAnEnvelope(
     `${name} is not an envelope: expected flattened JSON ({"protected", "iv", "ciphertext", "tag"}), ` +
       'a compact JWE (five dot-separated parts), a captured HTTP message or a HAR file.',
+  );
+}
+
+/** The envelope in a captured HTTP message's body, or a clear error when the body is something else. */
+export function requireEnvelopeBody(message: HttpMessage): string {
+  const body = message.body.trim();
+  if (looksLikeEnvelope(body)) return body;
+  const marked = isMarkedEncrypted(message.headers)
+    ? ' although the message is marked X-Encryption: JWE'
+    : '';
+  throw new CliError(
+    'ERR_NOT_AN_ENVELOPE',
+    `The body of "${message.startLine}" is not an envelope${marked}: ${body === '' ? 'it is empty' : 'it is neither flattened JSON with iv, ciphertext and tag nor a compact JWE'}.`,
   );
 }

@@ -1,5 +1,6 @@
 import { CliError } from '../cli-error.js';
 import { isObject } from '../input/object.js';
+import { parseJsonQuietly } from '../input/parse-json.js';
 
 /** An envelope read without the codec's strictness, so that inspect can report on broken ones too. */
 export interface LooseEnvelope {
@@ -9,7 +10,7 @@ export interface LooseEnvelope {
 
 export function readLooseEnvelope(text: string): LooseEnvelope {
   if (text.startsWith('{')) {
-    const value: unknown = JSON.parse(text);
+    const value = parseJsonQuietly(text, 'The envelope');
     if (!isObject(value)) throw new CliError('ERR_NOT_AN_ENVELOPE', 'The envelope must be a JSON object.');
     return { serialization: 'flattened JSON', members: value };
   }
