@@ -117,6 +117,20 @@ export function bindCodec(backend: CryptoBackend) {
     return prepared;
   };
 
+  // Nearly every envelope carries one of a few protected headers; parsing is cheap but not free at
+  // 1 KiB. Only flat headers are kept, so no caller can reach a cached object through a nested value.
+  const headersByText = new Map<string, Readonly<Record<string, unknown>>>();
+  const protectedHeaderOf = (text: string): Readonly<Record<string, unknown>> => {
+    const cached = headersByText.get(text);
+    if (cached) return cached;
+    const header = parseProtectedHeader(backend.decodeBase64Url(text, 'The "protected" member'));
+    if (Object.values(header).every((value) => value === null || typeof value !== 'object')) {
+      if (headersByText.size >= PREPARED_CACHE_LIMIT)
+        headersByText.delete(headersByText.keys().next().value as string);
+      headersByText.set(text, Object.freeze(header));
+    }
+    return header;
+  };
   const aadBytes = (protectedText: string, aad: string | undefined) =>
     backend.latin1Bytes(aad === undefined ? protectedText : `${protectedText}.${aad}`);
   const defaultAad = aadBytes(PROTECTED_COMPACT, undefined);
@@ -168,9 +182,7 @@ export function bindCodec(backend: CryptoBackend) {
     if (!hasProtected && policy === 'reject') {
       throw invalid('The envelope has no "protected" header, and this decryptor is set to require one.');
     }
-    const protectedHeader = hasProtected
-      ? parseProtectedHeader(backend.decodeBase64Url(envelope.protected!, 'The "protected" member'))
-      : undefined;
+    const protectedHeader = hasProtected ? protectedHeaderOf(envelope.protected!) : undefined;
     const header = jointHeader(protectedHeader, envelope);
     // Without a protected header the algorithm is implied by the service's documentation.
     if (!hasProtected && header.alg === undefined && header.enc === undefined) {

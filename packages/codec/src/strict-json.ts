@@ -45,9 +45,9 @@ function assertUniqueMembers(text: string, what: string, quoteNames: boolean): v
       const members = stack[stack.length - 1];
       if (expectName && members) {
         const name = JSON.parse(text.slice(i, end)) as string;
-        const shown = quoteNames ? ` ${quote(name)}` : '';
-        if (FORBIDDEN_NAMES.has(name)) throw invalid(`${what} contains a forbidden member name${shown}.`);
-        if (members.has(name)) throw invalid(`${what} contains a member${shown} more than once.`);
+        const shown = () => (quoteNames ? ` ${quote(name)}` : '');
+        if (FORBIDDEN_NAMES.has(name)) throw invalid(`${what} contains a forbidden member name${shown()}.`);
+        if (members.has(name)) throw invalid(`${what} contains a member${shown()} more than once.`);
         members.add(name);
         expectName = false;
       }

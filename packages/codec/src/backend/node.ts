@@ -1,9 +1,10 @@
 import { Buffer } from 'node:buffer';
 import {
-  type Cipheriv,
+  type Cipher,
   createCipheriv,
   createDecipheriv,
   createHmac,
+  type Decipher,
   randomFillSync,
   timingSafeEqual,
 } from 'node:crypto';
@@ -20,6 +21,7 @@ interface NodeKey extends PreparedKey {
   readonly macKey: Buffer;
   readonly encKey: Buffer;
   chain?: CbcChain;
+  unchain?: CbcUnchain;
 }
 
 /*
@@ -29,11 +31,34 @@ interface NodeKey extends PreparedKey {
  * makes it encrypt exactly CBC(key, IV, plaintext). Padding is applied here (PKCS#7).
  */
 interface CbcChain {
-  readonly cipher: Cipheriv;
+  readonly cipher: Cipher;
+  readonly last: Buffer;
+}
+
+/*
+ * The same idea for decryption: a never-finalized decipher whose chaining value is the last
+ * ciphertext block it was fed. Its first output block is D(C1) XOR previous last block; XORing in
+ * (previous last block XOR IV) gives CBC's D(C1) XOR IV. Input is always whole blocks (checked by
+ * the caller), so the decipher never holds bytes back between messages.
+ */
+interface CbcUnchain {
+  readonly decipher: Decipher;
   readonly last: Buffer;
 }
 
 const CHAINED_MAX_BYTES = 64 * 1024;
+
+function chainedCbcDecrypt(key: NodeKey, iv: Uint8Array, ciphertext: Uint8Array): Buffer {
+  key.unchain ??= {
+    decipher: createDecipheriv('aes-128-cbc', key.encKey, Buffer.alloc(16)).setAutoPadding(false),
+    last: Buffer.alloc(16),
+  };
+  const { decipher, last } = key.unchain;
+  const output = decipher.update(ciphertext);
+  for (let i = 0; i < 16; i++) output[i] = output[i]! ^ iv[i]! ^ last[i]!;
+  last.set(ciphertext.subarray(ciphertext.length - 16));
+  return output;
+}
 
 function chainedCbcEncrypt(key: NodeKey, iv: Uint8Array, plaintext: Uint8Array): Buffer {
   key.chain ??= {
@@ -101,6 +126,9 @@ export const nodeBackend: CryptoBackend = {
     return tail.length === 0 ? head : Buffer.concat([head, tail], head.length + tail.length);
   },
   async aesCbcDecrypt(key, iv, ciphertext) {
+    if (ciphertext.length <= CHAINED_MAX_BYTES && ciphertext.length % 16 === 0 && ciphertext.length > 0) {
+      return unpad(chainedCbcDecrypt(key as NodeKey, iv, ciphertext));
+    }
     // Unpadding ourselves avoids the copy that joining update() and final() output would cost.
     const decipher = createDecipheriv('aes-128-cbc', (key as NodeKey).encKey, iv).setAutoPadding(false);
     const blocks = decipher.update(ciphertext);
