@@ -102,21 +102,23 @@ function measure(kind, input, output, worker = false, runs = RUNS) {
   return { ...best, maxRssBytes: Math.max(...all.map((m) => m.maxRssBytes)) };
 }
 
+/** AES-128-CBC alone, best of three 1-second `openssl speed` runs (the machine is shared). */
 function opensslAesLimit() {
-  try {
-    const out = execFileSync(
-      'openssl',
-      ['speed', '-elapsed', '-seconds', '2', '-bytes', String(CHUNK), '-evp', 'aes-128-cbc'],
-      {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-      },
-    );
-    const kbPerSecond = Number(/AES-128-CBC\s+([\d.]+)k/i.exec(out)?.[1]);
-    return Number.isFinite(kbPerSecond) ? kbPerSecond * 1000 : undefined;
-  } catch {
-    return undefined;
+  let best;
+  for (let i = 0; i < 3; i++) {
+    try {
+      const out = execFileSync(
+        'openssl',
+        ['speed', '-elapsed', '-seconds', '1', '-bytes', String(CHUNK), '-evp', 'aes-128-cbc'],
+        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      const kbPerSecond = Number(/AES-128-CBC\s+([\d.]+)k/i.exec(out)?.[1]);
+      if (Number.isFinite(kbPerSecond)) best = Math.max(best ?? 0, kbPerSecond * 1000);
+    } catch {
+      return undefined;
+    }
   }
+  return best;
 }
 
 const mb = (bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
@@ -128,7 +130,7 @@ async function main() {
   try {
     const aes = opensslAesLimit();
     rows.push({
-      case: 'AES-128-CBC alone (openssl speed -evp aes-128-cbc, 1 MiB blocks)',
+      case: 'AES-128-CBC alone (openssl speed -evp aes-128-cbc, 1 MiB blocks, best of 3)',
       ours: aes ? formatMBps(aes) : 'n/a',
       reference: '',
       ratio: '',
@@ -160,7 +162,7 @@ async function main() {
           target: '>= 250 MB/s, RSS < 150 MB',
           notes: [
             `${meets ? 'meets' : 'MISSES'} target`,
-            `CPU ${(m.cpuSeconds / (size / 1e9)).toFixed(2)} s per GB (all threads)`,
+            `${formatMBps(size / m.cpuSeconds)} per CPU-second of all threads (less sensitive to machine load)`,
             kind === 'encrypt'
               ? `envelope ${mb((await stat(envelope)).size)}`
               : `round trip ${same ? 'identical (SHA-256)' : 'DIFFERS'}`,

@@ -47,10 +47,4 @@ export function decryptStream(
   return decryptEnvelopeStream(source, key, options, 'raw', 'decryptStream');
 }
 
-export type {
-  ByteSink,
-  ByteSource,
-  DecryptStreamOptions,
-  DecryptStreamResult,
-  EncryptStreamOptions,
-} from './types.js';
+export type * from './types.js';

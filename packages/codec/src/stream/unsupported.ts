@@ -47,10 +47,4 @@ export function decryptStream(
   return Promise.reject(unsupported('decryptStream'));
 }
 
-export type {
-  ByteSink,
-  ByteSource,
-  DecryptStreamOptions,
-  DecryptStreamResult,
-  EncryptStreamOptions,
-} from './types.js';
+export type * from './types.js';
