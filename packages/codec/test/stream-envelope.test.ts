@@ -571,6 +571,17 @@ describe('limits', () => {
     expect(sink.state.aborted).toBe(true);
   });
 
+  it('with maxSize, also bounds the whitespace and other members around the ciphertext', async () => {
+    const envelope = JSON.stringify(await codec.encryptFile(bytesFrom(9, 1000), KEY));
+    const roomy = Buffer.from(`${' '.repeat(100_000)}${envelope}${'\n'.repeat(100_000)}`);
+    expect((await decryptToMemory([roomy], { maxSize: 1000 })).bytes.length).toBe(1000);
+    const endless = Buffer.from(`${envelope}${' '.repeat(2 * 1024 * 1024)}`);
+    await expectJweError(
+      () => decryptToMemory(cut(endless, [65_536]), { maxSize: 1000 }),
+      'ERR_JWE_TOO_LARGE',
+    );
+  });
+
   it('bounds every member other than the ciphertext', async () => {
     const envelope = await codec.encrypt(plaintext(), KEY);
     const text = `{"kid":"${'k'.repeat(70_000)}",${JSON.stringify(envelope).slice(1)}`;

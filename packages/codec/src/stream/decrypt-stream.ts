@@ -55,6 +55,7 @@ export async function decryptEnvelopeStream(
       if (ciphertext.length > 0) await spill!.write(ciphertext);
     };
     for await (const chunk of chunksOf(source, `${what}: the envelope source`)) {
+      limit.addEnvelope(chunk.length);
       for (const event of scanner.feed(chunk)) {
         if (event.kind === 'member') recordMember(members, event.name, event.value);
         else if (event.kind === 'ciphertext') {

@@ -8,6 +8,8 @@ import { JweError } from '../errors.js';
 
 /** Room in a file payload's JSON beyond the base64 itself: `{"file":""}` plus some whitespace. */
 const FILE_PAYLOAD_SLACK = 1024;
+/** Room in an envelope beyond its ciphertext text: the other members and whitespace. */
+const ENVELOPE_SLACK = 1024 * 1024;
 
 export function checkMaxSize(maxSize: number | undefined, what: string): void {
   if (maxSize !== undefined && !(Number.isSafeInteger(maxSize) && maxSize >= 0)) {
@@ -25,7 +27,9 @@ export function tooLarge(maxSize: number, kind: 'plaintext' | 'file'): JweError 
 export class SizeLimit {
   private content = 0;
   private ciphertext = 0;
+  private envelope = 0;
   private readonly ciphertextLimit: number;
+  private readonly envelopeLimit: number;
 
   constructor(
     private readonly maxSize: number | undefined,
@@ -39,12 +43,19 @@ export class SizeLimit {
           : Math.ceil(maxSize / 3) * 4 + FILE_PAYLOAD_SLACK;
     // PKCS#7 adds 1-16 bytes: the ciphertext of n plaintext bytes is floor(n / 16) * 16 + 16.
     this.ciphertextLimit = Math.floor(plaintextLimit / 16) * 16 + 16;
+    this.envelopeLimit = Math.ceil(this.ciphertextLimit / 3) * 4 + ENVELOPE_SLACK;
   }
 
   /** Counts plaintext or file bytes (input of encryption, output of decryption). */
   addContent(length: number): void {
     this.content += length;
     if (this.maxSize !== undefined && this.content > this.maxSize) throw tooLarge(this.maxSize, this.kind);
+  }
+
+  /** Counts envelope bytes read, so that endless whitespace or padding cannot go on for ever. */
+  addEnvelope(length: number): void {
+    this.envelope += length;
+    if (this.envelope > this.envelopeLimit) throw tooLarge(this.maxSize!, this.kind);
   }
 
   addCiphertext(length: number): void {
