@@ -84,12 +84,6 @@ parentPort.on('message', (m) => {
 });
 `;
 
-/*
- * The worker keeps almost nothing alive (a few HMAC states and the pieces in flight); small heap
- * limits make its garbage collector run early instead of letting dead pieces pile up.
- */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 };
-
 export interface WorkerReply {
   data?: Uint8Array;
   written?: number;
@@ -145,7 +139,7 @@ class MacWorker {
     if (this.worker) return this.worker;
     let worker: Worker;
     try {
-      worker = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: WORKER_LIMITS });
+      worker = new Worker(WORKER_SOURCE, { eval: true });
     } catch {
       return undefined;
     }
