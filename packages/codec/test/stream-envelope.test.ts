@@ -188,6 +188,20 @@ describe('decryptFileStream', () => {
     );
   });
 
+  it('keeps concurrent streams apart on the shared worker thread', async () => {
+    const files = [0, 1, 2, 3, 4, 5].map((i) => bytesFrom(300 + i, 150_000 + i * 7919));
+    const envelopes = await Promise.all(
+      files.map((file) => collect(codec.encryptFileStream(slowly(cut(file, [8192])), KEY, { worker: true }))),
+    );
+    for (const [i, envelope] of envelopes.entries()) {
+      expect(Buffer.from(await codec.decryptFile(envelope, KEY)).equals(files[i]!)).toBe(true);
+    }
+    const decrypted = await Promise.all(
+      envelopes.map((envelope) => decryptToMemory(cut(envelope, [5000]), { worker: true })),
+    );
+    for (const [i, { bytes }] of decrypted.entries()) expect(bytes.equals(files[i]!)).toBe(true);
+  });
+
   it('round-trips encryptFileStream output through a file destination', async () => {
     const file = bytesFrom(7, 1_000_003);
     const envelope = await collect(codec.encryptFileStream(slowly(cut(file, [65_536])), KEY));
