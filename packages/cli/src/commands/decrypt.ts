@@ -13,8 +13,8 @@ import { writeOutputFile } from '../output/write-file.js';
 import { decryptHar } from './decrypt-har.js';
 import { canStreamDecrypt, streamDecrypt } from './decrypt-stream.js';
 
-/** Inputs that cannot stream (HAR files, compact JWEs, HTTP captures) are read whole up to this size. */
-export const WHOLE_INPUT_LIMIT = 512 * 2 ** 20;
+/** Inputs that cannot stream (HAR files, compact JWEs, HTTP captures) are read whole up to this size, well below V8's longest string (2^29 - 24 characters). */
+export const WHOLE_INPUT_LIMIT = 256 * 2 ** 20;
 
 function describeInput(kind: string): string {
   return kind === 'envelope'
