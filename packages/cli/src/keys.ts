@@ -56,7 +56,8 @@ function parseEntry(text: string, label: string, notices: string[]): KeyEntry {
   const equals = text.indexOf('=');
   if (equals <= 0) return { kid: undefined, key: keyFromText(text, label, notices) };
   const kid = text.slice(0, equals).trim();
-  return { kid, key: keyFromText(text.slice(equals + 1), `${label} (kid "${kid}")`, notices) };
+  // The label leaves the kid out: in a malformed entry the part before "=" may be key material.
+  return { kid, key: keyFromText(text.slice(equals + 1), label, notices) };
 }
 
 /**

@@ -43,6 +43,15 @@ describe('usage errors exit 2 with a message that says what to do', () => {
     expect(result.stderr).not.toContain(secret);
   });
 
+  it('never echoes any part of a malformed key, even one that contains "="', async () => {
+    const secret = 'Qz9=cdefghijklmnop';
+    const result = await runCli(['decrypt'], { input: '{}', env: { JWE_KEY: secret } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('ERR_KEY_INVALID');
+    expect(result.stderr).not.toContain('Qz9');
+    expect(result.stderr).not.toContain('cdefghijklmnop');
+  });
+
   it('warns that --key lands in shell history, and still works', async () => {
     const result = await runCli(['encrypt', '--key', KEY], { input: '{}' });
     expect(result.code).toBe(0);
