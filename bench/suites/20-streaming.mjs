@@ -57,7 +57,7 @@ async function child(kind, input, output, worker) {
   const cpuStart = process.cpuUsage();
   if (kind === 'encrypt') {
     const envelope = codec.encryptFileStream(createReadStream(input), KEY, { kid: 'k1', worker });
-    await pipeline(Readable.fromWeb(envelope), createWriteStream(output));
+    await pipeline(envelope, createWriteStream(output));
   } else if (kind === 'decrypt') {
     await codec.decryptFileStream(createReadStream(input), KEY, { to: output, worker });
   } else if (kind === 'jose-encrypt' || kind === 'jose-decrypt') {

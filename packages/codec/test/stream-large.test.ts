@@ -36,7 +36,7 @@ const hash = (path) => new Promise((resolve, reject) => {
   createReadStream(path).on('data', (c) => h.update(c)).on('end', () => resolve(h.digest('hex'))).on('error', reject);
 });
 const key = 'large-test-k16!!';
-await pipeline(Readable.fromWeb(codec.encryptFileStream(createReadStream(file), key, { kid: 'big' })), createWriteStream(envelope));
+await pipeline(codec.encryptFileStream(createReadStream(file), key, { kid: 'big' }), createWriteStream(envelope));
 const result = await codec.decryptFileStream(createReadStream(envelope), key, { to: back });
 process.stdout.write(JSON.stringify({
   same: (await hash(file)) === (await hash(back)),
