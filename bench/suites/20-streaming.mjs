@@ -3,10 +3,8 @@
 // its own child process so that its peak RSS (process.resourceUsage().maxRSS) is its own.
 // Files are read with Node's default 64 KiB stream chunks. Each case runs BENCH_STREAM_RUNS times
 // (default 2): the table shows the best wall-clock speed (the machine is shared, so the best run
-// is the one least disturbed), the CPU time per GB of the same run, and the highest peak RSS of
-// all runs. Rows compare the default (everything on the calling thread) with `worker: true`
-// (HMAC and the ciphertext's base64url on a worker thread beside AES).
-// Reference: AES-128-CBC alone (`openssl speed`) as the ceiling, and npm `jose` on 64 MiB.
+// is the one least disturbed), the CPU-time speed of the same run, and the highest peak RSS of
+// all runs. Reference: AES-128-CBC alone (`openssl speed`) as the ceiling, and npm `jose` on 64 MiB.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -51,15 +49,15 @@ function sha256File(path) {
 }
 
 /** One measured case, run in a child: prints {seconds, cpuSeconds, maxRssBytes} as JSON. */
-async function child(kind, input, output, worker) {
+async function child(kind, input, output) {
   const codec = await import(codecUrl);
   const start = performance.now();
   const cpuStart = process.cpuUsage();
   if (kind === 'encrypt') {
-    const envelope = codec.encryptFileStream(createReadStream(input), KEY, { kid: 'k1', worker });
+    const envelope = codec.encryptFileStream(createReadStream(input), KEY, { kid: 'k1' });
     await pipeline(envelope, createWriteStream(output));
   } else if (kind === 'decrypt') {
-    await codec.decryptFileStream(createReadStream(input), KEY, { to: output, worker });
+    await codec.decryptFileStream(createReadStream(input), KEY, { to: output });
   } else if (kind === 'jose-encrypt' || kind === 'jose-decrypt') {
     const jose = await import('jose');
     const key = new TextEncoder().encode(KEY + KEY);
@@ -85,8 +83,8 @@ async function child(kind, input, output, worker) {
 
 const RUNS = Number(process.env.BENCH_STREAM_RUNS ?? 2);
 
-function measureOnce(kind, input, output, worker = false) {
-  const run = spawnSync(process.execPath, [self, 'child', kind, input, output, String(worker)], {
+function measureOnce(kind, input, output) {
+  const run = spawnSync(process.execPath, [self, 'child', kind, input, output], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 1 << 20,
@@ -96,8 +94,8 @@ function measureOnce(kind, input, output, worker = false) {
 }
 
 /** Best wall-clock run of RUNS, with the highest peak RSS seen in any of them. */
-function measure(kind, input, output, worker = false, runs = RUNS) {
-  const all = Array.from({ length: runs }, () => measureOnce(kind, input, output, worker));
+function measure(kind, input, output, runs = RUNS) {
+  const all = Array.from({ length: runs }, () => measureOnce(kind, input, output));
   const best = all.reduce((a, b) => (b.seconds < a.seconds ? b : a));
   return { ...best, maxRssBytes: Math.max(...all.map((m) => m.maxRssBytes)) };
 }
@@ -144,13 +142,11 @@ async function main() {
       await makeFile(file, size);
       const fileHash = await sha256File(file);
       const cases = [
-        ['encryptFileStream', 'encrypt', envelope, file, false],
-        ['decryptFileStream', 'decrypt', back, envelope, false],
-        ['encryptFileStream, worker: true', 'encrypt', envelope, file, true],
-        ['decryptFileStream, worker: true', 'decrypt', back, envelope, true],
+        ['encryptFileStream', 'encrypt', envelope, file],
+        ['decryptFileStream', 'decrypt', back, envelope],
       ];
-      for (const [name, kind, output, input, worker] of cases) {
-        const m = measure(kind, input, output, worker);
+      for (const [name, kind, output, input] of cases) {
+        const m = measure(kind, input, output);
         const speed = size / m.seconds;
         const same = kind === 'decrypt' ? fileHash === (await sha256File(back)) : undefined;
         const meets = speed >= 250e6 && m.maxRssBytes < 150e6;
@@ -178,8 +174,8 @@ async function main() {
     await makeFile(file, size);
     const oursEnc = measure('encrypt', file, join(dir, 'ours.json'));
     const oursDec = measure('decrypt', join(dir, 'ours.json'), join(dir, 'ours.bin'));
-    const joseEnc = measure('jose-encrypt', file, join(dir, 'jose.json'), false, 1);
-    const joseDec = measure('jose-decrypt', join(dir, 'jose.json'), join(dir, 'jose.bin'), false, 1);
+    const joseEnc = measure('jose-encrypt', file, join(dir, 'jose.json'), 1);
+    const joseDec = measure('jose-decrypt', join(dir, 'jose.json'), join(dir, 'jose.bin'), 1);
     for (const [name, ours, theirs] of [
       ['encrypt', oursEnc, joseEnc],
       ['decrypt', oursDec, joseDec],
@@ -200,7 +196,7 @@ async function main() {
 }
 
 if (process.argv[2] === 'child') {
-  await child(process.argv[3], process.argv[4], process.argv[5], process.argv[6] === 'true');
+  await child(process.argv[3], process.argv[4], process.argv[5]);
 } else {
   await main();
 }

@@ -124,11 +124,9 @@ describe('encryptFileStream', () => {
         chunkSizes,
         iv16,
         fc.option(fc.string(), { nil: undefined }),
-        fc.boolean(),
-        async (size, seed, sizes, iv, kid, worker) => {
+        async (size, seed, sizes, iv, kid) => {
           const file = bytesFrom(seed, size);
-          const options =
-            kid === undefined ? { unsafeFixedIv: iv, worker } : { unsafeFixedIv: iv, kid, worker };
+          const options = kid === undefined ? { unsafeFixedIv: iv } : { unsafeFixedIv: iv, kid };
           const streamed = await collect(codec.encryptFileStream(slowly(cut(file, sizes)), KEY, options));
           const oneShot = JSON.stringify(await codec.encryptFile(file, KEY, options));
           expect(streamed.toString('utf8')).toBe(oneShot);
@@ -171,12 +169,11 @@ describe('decryptFileStream', () => {
         chunkSizes,
         fc.shuffledSubarray([...MEMBERS], { minLength: 5, maxLength: 5 }),
         fc.array(fc.nat(), { maxLength: 12 }),
-        fc.boolean(),
-        async (size, seed, sizes, order, spaces, worker) => {
+        async (size, seed, sizes, order, spaces) => {
           const file = bytesFrom(seed, size);
           const envelope = await codec.encryptFile(file, KEY, { kid: 'k1' });
           const text = Buffer.from(spell({ ...envelope }, order, spaces));
-          const { result, bytes } = await decryptToMemory(cut(text, sizes), { worker });
+          const { result, bytes } = await decryptToMemory(cut(text, sizes));
           expect(bytes.equals(file)).toBe(true);
           expect(result).toMatchObject({ bytes: size, kid: 'k1', headerSource: 'protected' });
           // Only an iv or protected header after the ciphertext forces the temporary copy.
@@ -188,17 +185,15 @@ describe('decryptFileStream', () => {
     );
   });
 
-  it('keeps concurrent streams apart on the shared worker thread', async () => {
+  it('keeps concurrent streams apart', async () => {
     const files = [0, 1, 2, 3, 4, 5].map((i) => bytesFrom(300 + i, 150_000 + i * 7919));
     const envelopes = await Promise.all(
-      files.map((file) => collect(codec.encryptFileStream(slowly(cut(file, [8192])), KEY, { worker: true }))),
+      files.map((file) => collect(codec.encryptFileStream(slowly(cut(file, [8192])), KEY))),
     );
     for (const [i, envelope] of envelopes.entries()) {
       expect(Buffer.from(await codec.decryptFile(envelope, KEY)).equals(files[i]!)).toBe(true);
     }
-    const decrypted = await Promise.all(
-      envelopes.map((envelope) => decryptToMemory(cut(envelope, [5000]), { worker: true })),
-    );
+    const decrypted = await Promise.all(envelopes.map((envelope) => decryptToMemory(cut(envelope, [5000]))));
     for (const [i, { bytes }] of decrypted.entries()) expect(bytes.equals(files[i]!)).toBe(true);
   });
 
@@ -277,24 +272,17 @@ describe('decryptFileStream', () => {
 describe('raw variants', () => {
   it('round-trip arbitrary bytes and agree with the one-shot encrypt/decrypt', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fileSize,
-        fc.nat(),
-        chunkSizes,
-        iv16,
-        fc.boolean(),
-        async (size, seed, sizes, iv, worker) => {
-          const plaintext = bytesFrom(seed, size);
-          const streamed = await collect(
-            codec.encryptStream(slowly(cut(plaintext, sizes)), KEY, { unsafeFixedIv: iv, worker }),
-          );
-          expect(streamed.toString()).toBe(
-            JSON.stringify(await codec.encrypt(plaintext, KEY, { unsafeFixedIv: iv })),
-          );
-          const { bytes } = await decryptToMemory(cut(streamed, sizes), {}, KEY, true);
-          expect(bytes.equals(plaintext)).toBe(true);
-        },
-      ),
+      fc.asyncProperty(fileSize, fc.nat(), chunkSizes, iv16, async (size, seed, sizes, iv) => {
+        const plaintext = bytesFrom(seed, size);
+        const streamed = await collect(
+          codec.encryptStream(slowly(cut(plaintext, sizes)), KEY, { unsafeFixedIv: iv }),
+        );
+        expect(streamed.toString()).toBe(
+          JSON.stringify(await codec.encrypt(plaintext, KEY, { unsafeFixedIv: iv })),
+        );
+        const { bytes } = await decryptToMemory(cut(streamed, sizes), {}, KEY, true);
+        expect(bytes.equals(plaintext)).toBe(true);
+      }),
       { numRuns: 25 },
     );
   });

@@ -94,51 +94,29 @@ export class Base64StreamDecoder {
     this.foreign = alphabet === 'base64url' ? [PLUS, SLASH, EQUALS] : [MINUS, UNDERSCORE, EQUALS];
   }
 
-  /**
-   * Takes the next ASCII text and returns what can be decoded now: `head`, the group cut by the
-   * previous chunk boundary, already decoded (0 or 3 bytes), and `body`, whole groups of text
-   * checked for foreign characters, to be decoded by `decodeBody` (here or on another thread).
-   */
-  split(text: Uint8Array): { head: Buffer; body: Buffer } {
+  /** Decodes every full group that is certainly not the last; `text` is ASCII bytes. */
+  push(text: Uint8Array): Buffer {
     const input = toBuffer(text);
     const total = this.held.length + input.length;
     if (total <= 4) {
       this.held = Buffer.concat([this.held, input]);
-      return { head: EMPTY, body: EMPTY };
+      return EMPTY;
     }
+    // The group cut by the previous chunk boundary is completed and decoded apart from the body,
+    // so the body is decoded from flat strings, never from a joined one (which V8 would copy).
     const fromInput = this.held.length === 0 ? 0 : 4 - this.held.length;
-    const headText =
-      this.held.length === 0 ? EMPTY : Buffer.concat([this.held, input.subarray(0, fromInput)]);
+    const head = this.held.length === 0 ? EMPTY : Buffer.concat([this.held, input.subarray(0, fromInput)]);
     const keep = total % 4 || 4;
     const body = input.subarray(fromInput, input.length - keep);
     for (const code of this.foreign) {
-      if (body.indexOf(code) !== -1 || headText.indexOf(code) !== -1) throw this.notBase64();
+      if (body.indexOf(code) !== -1 || head.indexOf(code) !== -1) throw this.notBase64();
     }
     this.held = Buffer.from(input.subarray(input.length - keep));
-    // Decoded apart from the body, so the body is decoded from one flat string, never a joined one.
-    const head = headText.length === 0 ? EMPTY : this.decodeBody(EMPTY, headText);
-    return { head, body };
-  }
-
-  /** Decodes whole groups of already-checked text after `head`; throws if any character was not base64. */
-  decodeBody(head: Uint8Array, body: Uint8Array): Buffer {
-    const expected = head.length + (body.length / 4) * 3;
-    const out = Buffer.allocUnsafe(expected);
-    out.set(head, 0);
+    const out = Buffer.allocUnsafe(((head.length + body.length) / 4) * 3);
+    const written = decodeInto(out, 0, head, this.alphabet);
     // Buffer skips characters outside the alphabet (whitespace included); a short result shows them.
-    return this.checkDecoded(out, head.length + decodeInto(out, head.length, body, this.alphabet));
-  }
-
-  /** Throws unless `written` is all of `out`, that is, no character was skipped as non-base64. */
-  checkDecoded(out: Buffer, written: number): Buffer {
-    if (written !== out.length) throw this.notBase64();
+    if (written + decodeInto(out, written, body, this.alphabet) !== out.length) throw this.notBase64();
     return out;
-  }
-
-  /** Decodes every full group that is certainly not the last; `text` is ASCII bytes. */
-  push(text: Uint8Array): Buffer {
-    const { head, body } = this.split(text);
-    return body.length === 0 ? head : this.decodeBody(head, body);
   }
 
   /** Decodes the held final group with the one-shot strict rules. */

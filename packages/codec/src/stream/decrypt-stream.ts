@@ -41,34 +41,31 @@ export async function decryptEnvelopeStream(
   checkMaxSize(options.maxSize, what);
   const policy = options.missingProtected ?? 'infer';
   const limit = new SizeLimit(options.maxSize, mode === 'raw' ? 'plaintext' : 'file');
-  const useWorker = options.worker ?? false;
   const sink: Sink = await openSink(options.to);
   let spill: SpillFile | undefined;
-  let consumer: CiphertextConsumer | undefined;
   try {
     const scanner = new EnvelopeScanner();
     const members: Members = {};
-    // Used only while spilling: streaming consumers decode their own text.
+    let consumer: CiphertextConsumer | undefined;
     const base64 = new Base64StreamDecoder('base64url', 'The "ciphertext" member');
-    const spillText = async (ciphertext: Uint8Array) => {
+    // Decoded ciphertext goes straight to the decryptor, or to the spill file until it can.
+    const take = async (ciphertext: Uint8Array) => {
+      if (ciphertext.length === 0) return;
       limit.addCiphertext(ciphertext.length);
-      if (ciphertext.length > 0) await spill!.write(ciphertext);
+      if (consumer) await consumer.update(ciphertext);
+      else await spill!.write(ciphertext);
     };
     for await (const chunk of chunksOf(source, `${what}: the envelope source`)) {
       limit.addEnvelope(chunk.length);
       for (const event of scanner.feed(chunk)) {
         if (event.kind === 'member') recordMember(members, event.name, event.value);
         else if (event.kind === 'ciphertext') {
-          for (const piece of piecesOf(event.text)) {
-            if (consumer) await consumer.pushText(piece);
-            else await spillText(base64.push(piece));
-          }
+          for (const piece of piecesOf(event.text)) await take(base64.push(piece));
         } else if (event.kind === 'ciphertext-end') {
-          if (consumer) await consumer.endText();
-          else await spillText(base64.end());
+          await take(base64.end());
         } else if (event.kind === 'ciphertext-start') {
           const plan = await planStreaming(members, key);
-          if (plan) consumer = new CiphertextConsumer(plan, mode, sink, limit, useWorker);
+          if (plan) consumer = new CiphertextConsumer(plan, mode, sink, limit);
           else spill = await SpillFile.create(options.spillDir);
         }
       }
@@ -79,8 +76,8 @@ export async function decryptEnvelopeStream(
     if (consumer) {
       if (!samePlan(consumer.plan, resolved)) throw lateMember();
     } else {
-      consumer = new CiphertextConsumer(resolved, mode, sink, limit, useWorker);
-      for await (const chunk of spill!.chunks()) await consumer.pushBytes(chunk);
+      consumer = new CiphertextConsumer(resolved, mode, sink, limit);
+      for await (const chunk of spill!.chunks()) await consumer.update(chunk);
     }
     const aadIndex = await consumer.finish(resolved.tag);
     await sink.commit();
@@ -95,7 +92,6 @@ export async function decryptEnvelopeStream(
     await sink.abort(error);
     throw error;
   } finally {
-    consumer?.dispose();
     await spill?.dispose();
   }
 }

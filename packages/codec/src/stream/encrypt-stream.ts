@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { IV_BYTES } from '../cbc-hmac.js';
 import { PROTECTED_COMPACT } from '../header.js';
 import { type KeyInput, keyBytes } from '../key.js';
-import { createCiphertextMac } from './ciphertext-mac.js';
+import { Base64StreamEncoder } from './base64-stream.js';
 import { FILE_PAYLOAD_PREFIX, FilePayloadEncoder } from './file-payload-stream.js';
 import { StreamSealer } from './node-cbc-hmac-stream.js';
 import { piecesOf } from './pieces.js';
@@ -19,9 +19,6 @@ import type { ByteSource, EncryptStreamOptions } from './types.js';
 
 const AAD = Buffer.from(PROTECTED_COMPACT, 'latin1');
 
-/** Plaintext chunks being encrypted and MACed/encoded (possibly on the worker) ahead of output. */
-const DEPTH = 6;
-
 async function* envelopeChunks(
   source: ByteSource,
   key: Uint8Array,
@@ -31,44 +28,31 @@ async function* envelopeChunks(
   what: string,
 ): AsyncGenerator<Uint8Array> {
   const limit = new SizeLimit(options.maxSize, mode === 'raw' ? 'plaintext' : 'file');
-  const mac = createCiphertextMac(key, iv, [AAD], options.worker ?? false);
-  let finished = false;
-  try {
-    const sealer = new StreamSealer(key, iv, mac);
-    const payload = mode === 'file' ? new FilePayloadEncoder() : undefined;
-    const queue: Promise<Uint8Array>[] = [];
-    const seal = (plaintext: Uint8Array) => {
-      const text = sealer.seal(plaintext);
-      // Awaited in order below; until then a rejection must not count as unhandled.
-      text.catch(() => {});
-      queue.push(text);
-    };
+  const sealer = new StreamSealer(key, iv, AAD);
+  const ciphertext = new Base64StreamEncoder('base64url');
+  const payload = mode === 'file' ? new FilePayloadEncoder() : undefined;
+  const seal = (plaintext: Uint8Array) => ciphertext.push(sealer.update(plaintext));
 
-    const head = `{"protected":"${PROTECTED_COMPACT}","iv":"${Buffer.from(iv).toString('base64url')}","ciphertext":"`;
-    yield Buffer.from(head, 'latin1');
-    if (payload) seal(FILE_PAYLOAD_PREFIX);
-    for await (const chunk of chunksOf(source, `${what}: the source`)) {
-      limit.addContent(chunk.length);
-      for (const piece of piecesOf(chunk)) {
-        seal(payload ? payload.push(piece) : piece);
-        while (queue.length > DEPTH) {
-          const text = await queue.shift()!;
-          if (text.length > 0) yield text;
-        }
-      }
+  const head = `{"protected":"${PROTECTED_COMPACT}","iv":"${Buffer.from(iv).toString('base64url')}","ciphertext":"`;
+  const first: Uint8Array[] = [Buffer.from(head, 'latin1')];
+  if (payload) first.push(seal(FILE_PAYLOAD_PREFIX));
+  yield Buffer.concat(first);
+
+  for await (const chunk of chunksOf(source, `${what}: the source`)) {
+    limit.addContent(chunk.length);
+    for (const piece of piecesOf(chunk)) {
+      const text = seal(payload ? payload.push(piece) : piece);
+      if (text.length > 0) yield text;
     }
-    for (const last of payload ? payload.end() : []) seal(last);
-    const tail: Uint8Array[] = [];
-    for (const text of queue) tail.push(await text);
-    const { text: last, tag } = await sealer.finish();
-    finished = true;
-    let close = `","tag":"${Buffer.from(tag).toString('base64url')}"`;
-    if (options.kid !== undefined) close += `,"kid":${JSON.stringify(options.kid)}`;
-    tail.push(last, Buffer.from(`${close}}`, 'utf8'));
-    yield Buffer.concat(tail);
-  } finally {
-    if (!finished) mac.dispose();
   }
+
+  const tail: Uint8Array[] = payload ? payload.end().map(seal) : [];
+  const { ciphertext: last, tag } = sealer.final();
+  tail.push(ciphertext.push(last), ciphertext.end());
+  let close = `","tag":"${tag.toString('base64url')}"`;
+  if (options.kid !== undefined) close += `,"kid":${JSON.stringify(options.kid)}`;
+  tail.push(Buffer.from(`${close}}`, 'utf8'));
+  yield Buffer.concat(tail);
 }
 
 /**

@@ -1,57 +1,71 @@
-import { createCipheriv, createDecipheriv, timingSafeEqual } from 'node:crypto';
-import { TAG_BYTES } from '../cbc-hmac.js';
+import type { Buffer } from 'node:buffer';
+import { createCipheriv, createDecipheriv, createHmac, type Hmac, timingSafeEqual } from 'node:crypto';
+import { aadLengthBlock, TAG_BYTES } from '../cbc-hmac.js';
 import { decryptionFailed } from '../errors.js';
-import type { CiphertextMac } from './ciphertext-mac.js';
 
 /*
- * A128CBC-HS256 (RFC 7518 5.2) one chunk at a time: node:crypto's incremental AES-128-CBC on
- * this thread, the HMAC and the ciphertext's base64url in a `CiphertextMac` (often another
- * thread). The 32-byte key is MAC_KEY || ENC_KEY.
+ * A128CBC-HS256 (RFC 7518 5.2) one chunk at a time with node:crypto's incremental ciphers and
+ * HMACs, so memory stays constant whatever the size. The key is MAC_KEY || ENC_KEY (16 + 16).
  */
 
-/** Encrypts a stream into base64url ciphertext text: `seal` per plaintext chunk, then `finish`. */
+function startMac(key: Uint8Array, aad: Uint8Array, iv: Uint8Array): Hmac {
+  return createHmac('sha256', key.subarray(0, 16)).update(aad).update(iv);
+}
+
+function finishMac(mac: Hmac, aadLength: number): Buffer {
+  return mac.update(aadLengthBlock(aadLength)).digest().subarray(0, TAG_BYTES);
+}
+
+/** Encrypts a stream: `update` per plaintext chunk, then `final` for the padded tail and the tag. */
 export class StreamSealer {
   private readonly cipher;
+  private readonly mac: Hmac;
 
   constructor(
     key: Uint8Array,
     iv: Uint8Array,
-    private readonly mac: CiphertextMac,
+    private readonly aad: Uint8Array,
   ) {
     this.cipher = createCipheriv('aes-128-cbc', key.subarray(16, 32), iv);
+    this.mac = startMac(key, aad, iv);
   }
 
-  /** Resolves with the base64url text of the ciphertext so far (calls resolve in order). */
-  seal(plaintext: Uint8Array): Promise<Uint8Array> {
-    return this.mac.encode(this.cipher.update(plaintext), false);
+  update(plaintext: Uint8Array): Buffer {
+    const ciphertext = this.cipher.update(plaintext);
+    this.mac.update(ciphertext);
+    return ciphertext;
   }
 
-  /** The padded last block's text and the tag. */
-  async finish(): Promise<{ text: Uint8Array; tag: Uint8Array }> {
-    const text = await this.mac.encode(this.cipher.final(), true);
-    const [mac] = await this.mac.finish();
-    return { text, tag: mac!.subarray(0, TAG_BYTES) };
+  final(): { ciphertext: Buffer; tag: Buffer } {
+    const ciphertext = this.cipher.final();
+    this.mac.update(ciphertext);
+    return { ciphertext, tag: finishMac(this.mac, this.aad.length) };
   }
 }
 
 /**
- * Decrypts ciphertext that the `CiphertextMac` has MACed. What `update` returns is
- * unauthenticated until `final` has checked the tag.
+ * Decrypts a stream while MACing it under one or more AAD candidates (an envelope without
+ * `protected` may have been tagged over an empty AAD or over either common header encoding).
+ * What `update` returns is unauthenticated until `final` has checked the tag.
  */
 export class StreamOpener {
   private readonly decipher;
+  private readonly macs: Hmac[];
   private length = 0;
 
   constructor(
     key: Uint8Array,
     iv: Uint8Array,
-    private readonly mac: CiphertextMac,
+    private readonly aads: readonly Uint8Array[],
   ) {
     this.decipher = createDecipheriv('aes-128-cbc', key.subarray(16, 32), iv);
+    this.macs = aads.map((aad) => startMac(key, aad, iv));
   }
 
-  update(ciphertext: Uint8Array): Uint8Array {
+  /** Consumes `ciphertext` at once (the caller may reuse it) and returns fresh plaintext. */
+  update(ciphertext: Uint8Array): Buffer {
     this.length += ciphertext.length;
+    for (const mac of this.macs) mac.update(ciphertext);
     return this.decipher.update(ciphertext);
   }
 
@@ -60,11 +74,10 @@ export class StreamOpener {
    * returns the last plaintext bytes and which AAD authenticated. Every failure is the one
    * decryption error.
    */
-  async final(tag: Uint8Array): Promise<{ plaintext: Uint8Array; aadIndex: number }> {
-    const macs = await this.mac.finish();
+  final(tag: Uint8Array): { plaintext: Buffer; aadIndex: number } {
     let aadIndex = -1;
-    for (const [i, mac] of macs.entries()) {
-      const expected = mac.subarray(0, TAG_BYTES);
+    for (const [i, mac] of this.macs.entries()) {
+      const expected = finishMac(mac, this.aads[i]!.length);
       if (tag.length === TAG_BYTES && timingSafeEqual(expected, tag) && aadIndex === -1) aadIndex = i;
     }
     if (aadIndex === -1 || this.length === 0 || this.length % 16 !== 0) throw decryptionFailed();

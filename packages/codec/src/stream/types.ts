@@ -21,8 +21,6 @@ export interface EncryptStreamOptions {
   maxSize?: number;
   /** Fixes the IV instead of drawing a random one. Only for reproducible test vectors. */
   unsafeFixedIv?: Uint8Array;
-  /** See `DecryptStreamOptions.worker`. */
-  worker?: boolean;
 }
 
 export interface DecryptStreamOptions {
@@ -41,13 +39,6 @@ export interface DecryptStreamOptions {
    * or (with a key resolver) `kid` come after `ciphertext`. Default: the OS temp folder.
    */
   spillDir?: string;
-  /**
-   * `true`: run the HMAC and the ciphertext's base64url on a worker thread shared by all streams,
-   * beside the AES work on the calling thread, so that a second core helps (falls back to one
-   * thread where worker threads are unavailable). It costs about a quarter more CPU in total and
-   * some more memory. Default `false`: all the work on the calling thread.
-   */
-  worker?: boolean;
 }
 
 export interface DecryptStreamResult {
