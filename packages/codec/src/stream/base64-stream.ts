@@ -21,7 +21,7 @@ const ENCODE_SLICE = 48 * 1024;
 const DECODE_SLICE = 64 * 1024;
 
 /** Writes the encoding of `bytes` (a multiple of 3 long unless it is the end) into `out` at `at`. */
-export function encodeInto(out: Buffer, at: number, bytes: Uint8Array, alphabet: Base64Alphabet): number {
+function encodeInto(out: Buffer, at: number, bytes: Uint8Array, alphabet: Base64Alphabet): number {
   const input = toBuffer(bytes);
   let written = 0;
   for (let from = 0; from < input.length; from += ENCODE_SLICE) {
@@ -32,7 +32,7 @@ export function encodeInto(out: Buffer, at: number, bytes: Uint8Array, alphabet:
 }
 
 /** Decodes `text` (whole groups) into `out` at `at` leniently; returns the bytes written. */
-export function decodeInto(out: Buffer, at: number, text: Uint8Array, alphabet: Base64Alphabet): number {
+function decodeInto(out: Buffer, at: number, text: Uint8Array, alphabet: Base64Alphabet): number {
   const input = toBuffer(text);
   let written = 0;
   for (let from = 0; from < input.length; from += DECODE_SLICE) {
