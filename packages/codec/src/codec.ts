@@ -4,16 +4,27 @@ import { type Envelope, type EnvelopeInput, readEnvelope } from './envelope.js';
 import { invalid } from './errors.js';
 import { buildFilePayload, parseFilePayload } from './file-payload.js';
 import {
-  ALG,
   assertSupportedHeader,
   decodeUtf8,
   ENC,
   type JoseHeader,
   PROTECTED_COMPACT,
-  PROTECTED_SPACED,
   parseProtectedHeader,
 } from './header.js';
-import { type KeyInput, type KeyResolver, keyBytes, unknownKid } from './key.js';
+import {
+  assertProtectedPolicy,
+  type HeaderSource,
+  headerSourceOf,
+  implyAlgorithm,
+  jointHeader,
+  type MissingProtectedPolicy,
+  pickKid,
+  protectedCandidates,
+  resolveKey,
+} from './header-rules.js';
+import { type KeyInput, type KeyResolver, keyBytes } from './key.js';
+
+export type { HeaderSource, MissingProtectedPolicy } from './header-rules.js';
 
 export interface EncryptOptions {
   /** Key id sent as the envelope's top-level `kid` member (not authenticated; it only selects a key). */
@@ -25,29 +36,9 @@ export interface EncryptOptions {
   unsafeFixedIv?: Uint8Array;
 }
 
-/**
- * How to read an envelope that has no `protected` member (the service's documented responses):
- * - `'infer'` (default): try RFC 7516's empty AAD first, then the tag over each of the two header
- *   encodings seen in the wild; the result's `headerSource` says which one authenticated.
- * - `'rfc'`: only the RFC reading (empty AAD).
- * - `'reject'`: refuse such envelopes with `ERR_JWE_INVALID`.
- */
-export type MissingProtectedPolicy = 'infer' | 'rfc' | 'reject';
-
 export interface DecryptOptions {
   missingProtected?: MissingProtectedPolicy;
 }
-
-/** Which bytes the tag authenticated as the protected header. */
-export type HeaderSource =
-  /** The envelope's own `protected` member (the normal case). */
-  | 'protected'
-  /** No protected header; empty AAD, as RFC 7516 defines it. */
-  | 'none'
-  /** No `protected` member, but the tag covers `{"alg":"dir","enc":"A128CBC-HS256"}`. */
-  | 'assumed-compact'
-  /** No `protected` member, but the tag covers `{"alg": "dir", "enc": "A128CBC-HS256"}`. */
-  | 'assumed-spaced';
 
 export interface DecryptResult {
   plaintext: Uint8Array;
@@ -55,46 +46,6 @@ export interface DecryptResult {
   header: JoseHeader;
   kid: string | undefined;
   headerSource: HeaderSource;
-}
-
-const ASSUMED_SOURCES: readonly HeaderSource[] = ['none', 'assumed-compact', 'assumed-spaced'];
-const ASSUMED_PROTECTED = ['', PROTECTED_COMPACT, PROTECTED_SPACED];
-
-function jointHeader(
-  protectedHeader: Record<string, unknown> | undefined,
-  envelope: Envelope,
-): Record<string, unknown> {
-  const joint: Record<string, unknown> = { ...protectedHeader };
-  for (const part of [envelope.unprotected, envelope.header]) {
-    if (!part) continue;
-    for (const [name, value] of Object.entries(part)) {
-      if (name === '__proto__')
-        throw invalid('An unprotected header contains a forbidden member "__proto__".');
-      if (Object.hasOwn(joint, name))
-        throw invalid(`The header parameter "${name}" appears in more than one header.`);
-      joint[name] = value;
-    }
-  }
-  return joint;
-}
-
-function pickKid(envelope: Envelope, header: Record<string, unknown>): string | undefined {
-  const fromHeader = header.kid as string | undefined;
-  if (envelope.kid !== undefined && fromHeader !== undefined && envelope.kid !== fromHeader) {
-    throw invalid('The envelope names two different key ids (top-level "kid" and header "kid").');
-  }
-  return envelope.kid ?? fromHeader;
-}
-
-async function resolveKey(
-  key: KeyInput | KeyResolver,
-  kid: string | undefined,
-  header: JoseHeader,
-): Promise<KeyInput> {
-  if (typeof key !== 'function') return key;
-  const resolved = await key(kid, header);
-  if (resolved === undefined) throw unknownKid(kid);
-  return resolved;
 }
 
 const PREPARED_CACHE_LIMIT = 64;
@@ -179,18 +130,12 @@ export function bindCodec(backend: CryptoBackend) {
     const envelope = readEnvelope(input);
     const policy = options.missingProtected ?? 'infer';
     const hasProtected = envelope.protected !== undefined;
-    if (!hasProtected && policy === 'reject') {
-      throw invalid('The envelope has no "protected" header, and this decryptor is set to require one.');
-    }
+    assertProtectedPolicy(hasProtected, policy);
     const protectedHeader = hasProtected ? protectedHeaderOf(envelope.protected!) : undefined;
     const header = jointHeader(protectedHeader, envelope);
-    // Without a protected header the algorithm is implied by the service's documentation.
-    if (!hasProtected && header.alg === undefined && header.enc === undefined) {
-      header.alg = ALG;
-      header.enc = ENC;
-    }
+    implyAlgorithm(header, hasProtected);
     assertSupportedHeader(header);
-    const kid = pickKid(envelope, header);
+    const kid = pickKid(envelope.kid, header);
 
     const iv = backend.decodeBase64Url(envelope.iv, 'The "iv" member');
     if (iv.length !== IV_BYTES)
@@ -200,18 +145,14 @@ export function bindCodec(backend: CryptoBackend) {
     if (envelope.aad !== undefined) backend.decodeBase64Url(envelope.aad, 'The "aad" member');
 
     const prepared = await prepare(await resolveKey(key, kid, header));
-    const candidates = hasProtected
-      ? [envelope.protected!]
-      : policy === 'rfc'
-        ? ASSUMED_PROTECTED.slice(0, 1)
-        : ASSUMED_PROTECTED;
+    const candidates = protectedCandidates(envelope.protected, policy);
     const aads = candidates.map((text) => aadBytes(text, envelope.aad));
     const { plaintext, aadIndex } = await open(backend, prepared, aads, iv, ciphertext, tag);
     return {
       plaintext,
       header,
       kid,
-      headerSource: hasProtected ? 'protected' : ASSUMED_SOURCES[aadIndex]!,
+      headerSource: headerSourceOf(hasProtected, aadIndex),
     };
   }
 

@@ -1,18 +1,20 @@
 import { Buffer } from 'node:buffer';
 import { IV_BYTES } from '../cbc-hmac.js';
-import type { HeaderSource, MissingProtectedPolicy } from '../codec.js';
 import { decodeBase64Url } from '../encoding/node-base64.js';
 import { invalid, JweError } from '../errors.js';
+import { ALG, assertSupportedHeader, ENC, type JoseHeader, parseProtectedHeader } from '../header.js';
 import {
-  ALG,
-  assertSupportedHeader,
-  ENC,
-  type JoseHeader,
-  PROTECTED_COMPACT,
-  PROTECTED_SPACED,
-  parseProtectedHeader,
-} from '../header.js';
-import { type KeyInput, type KeyResolver, keyBytes, unknownKid } from '../key.js';
+  assertProtectedPolicy,
+  type HeaderSource,
+  headerSourceOf,
+  implyAlgorithm,
+  jointHeader,
+  type MissingProtectedPolicy,
+  pickKid,
+  protectedCandidates,
+  resolveKey,
+} from '../header-rules.js';
+import { type KeyInput, type KeyResolver, keyBytes } from '../key.js';
 
 /*
  * The envelope members other than `ciphertext`, checked as they arrive and again, as a whole,
@@ -45,11 +47,8 @@ export interface ResolvedEnvelope extends CipherPlan {
   hasProtected: boolean;
 }
 
-const ASSUMED_SOURCES: readonly HeaderSource[] = ['none', 'assumed-compact', 'assumed-spaced'];
-const ASSUMED_PROTECTED = ['', PROTECTED_COMPACT, PROTECTED_SPACED];
-
 export function headerSource(resolved: ResolvedEnvelope, aadIndex: number): HeaderSource {
-  return resolved.hasProtected ? 'protected' : ASSUMED_SOURCES[aadIndex]!;
+  return headerSourceOf(resolved.hasProtected, aadIndex);
 }
 
 function decodeIv(text: string): Uint8Array {
@@ -79,38 +78,8 @@ export function recordMember(members: Members, name: string, value: string | Rec
   }
 }
 
-function jointHeader(members: Members): Record<string, unknown> {
-  const joint: Record<string, unknown> = { ...protectedHeaderOf(members) };
-  for (const part of [members.unprotected, members.header]) {
-    if (!part) continue;
-    for (const [name, value] of Object.entries(part)) {
-      if (name === '__proto__')
-        throw invalid('An unprotected header contains a forbidden member "__proto__".');
-      if (Object.hasOwn(joint, name))
-        throw invalid(`The header parameter "${name}" appears in more than one header.`);
-      joint[name] = value;
-    }
-  }
-  return joint;
-}
-
-function pickKid(members: Members, header: Record<string, unknown>): string | undefined {
-  const fromHeader = header.kid as string | undefined;
-  if (members.kid !== undefined && fromHeader !== undefined && members.kid !== fromHeader) {
-    throw invalid('The envelope names two different key ids (top-level "kid" and header "kid").');
-  }
-  return members.kid ?? fromHeader;
-}
-
-async function resolveKey(
-  key: KeyInput | KeyResolver,
-  kid: string | undefined,
-  header: JoseHeader,
-): Promise<Uint8Array> {
-  if (typeof key !== 'function') return keyBytes(key);
-  const resolved = await key(kid, header);
-  if (resolved === undefined) throw unknownKid(kid);
-  return keyBytes(resolved);
+function jointHeaderOf(members: Members): Record<string, unknown> {
+  return jointHeader(protectedHeaderOf(members), members);
 }
 
 function aadBytes(protectedText: string, aad: string | undefined): Uint8Array {
@@ -127,14 +96,14 @@ export async function planStreaming(
   key: KeyInput | KeyResolver,
 ): Promise<CipherPlan | undefined> {
   if (members.protected === undefined || members.iv === undefined) return undefined;
-  const header = jointHeader(members);
+  const header = jointHeaderOf(members);
   // alg/enc may sit in an unprotected header that comes later; then judge them at the end.
   if (header.alg === undefined || header.enc === undefined) return undefined;
   assertSupportedHeader(header);
-  const kid = pickKid(members, header);
+  const kid = pickKid(members.kid, header);
   if (typeof key === 'function' && kid === undefined) return undefined;
   return {
-    key: await resolveKey(key, kid, header),
+    key: keyBytes(await resolveKey(key, kid, header)),
     iv: decodeIv(members.iv),
     aads: [aadBytes(members.protected, members.aad)],
   };
@@ -147,25 +116,16 @@ export async function resolveEnvelope(
   policy: MissingProtectedPolicy,
 ): Promise<ResolvedEnvelope> {
   const hasProtected = members.protected !== undefined;
-  if (!hasProtected && policy === 'reject') {
-    throw invalid('The envelope has no "protected" header, and this decryptor is set to require one.');
-  }
-  const header = jointHeader(members);
-  if (!hasProtected && header.alg === undefined && header.enc === undefined) {
-    header.alg = ALG;
-    header.enc = ENC;
-  }
+  assertProtectedPolicy(hasProtected, policy);
+  const header = jointHeaderOf(members);
+  implyAlgorithm(header, hasProtected);
   assertSupportedHeader(header);
-  const kid = pickKid(members, header);
+  const kid = pickKid(members.kid, header);
   const iv = decodeIv(members.iv!);
   const tag = decodeBase64Url(members.tag!, 'The "tag" member');
-  const candidates = hasProtected
-    ? [members.protected!]
-    : policy === 'rfc'
-      ? ASSUMED_PROTECTED.slice(0, 1)
-      : ASSUMED_PROTECTED;
+  const candidates = protectedCandidates(members.protected, policy);
   return {
-    key: await resolveKey(key, kid, header),
+    key: keyBytes(await resolveKey(key, kid, header)),
     iv,
     aads: candidates.map((text) => aadBytes(text, members.aad)),
     header,

@@ -1,4 +1,4 @@
-import type { HeaderSource, MissingProtectedPolicy } from '../codec.js';
+import type { HeaderSource, MissingProtectedPolicy } from '../header-rules.js';
 import type { JoseHeader } from '../header.js';
 
 /**
