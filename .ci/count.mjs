@@ -9,7 +9,8 @@ for (const file of process.argv.slice(2)) {
   try {
     const report = JSON.parse(readFileSync(file, 'utf8'));
     const brokenSuites = report.testResults.filter(
-      (suite) => suite.status === 'failed' && !suite.assertionResults.some((test) => test.status === 'failed'),
+      (suite) =>
+        suite.status === 'failed' && !suite.assertionResults.some((test) => test.status === 'failed'),
     ).length;
     passed += report.numPassedTests;
     failed += report.numFailedTests + brokenSuites;

@@ -23,12 +23,18 @@ console.log('   decrypted:', await decryptJson(envelope, sharedKey));
 
 const file = new TextEncoder().encode('%PDF-1.7 a tiny pretend document\n');
 const fileEnvelope = await encryptFile(file, sharedKey, { kid });
-console.log('\n2. File upload (spec 4.3): plaintext {"file": "<base64>"}, envelope ciphertext is',
-  `${fileEnvelope.ciphertext.length} characters`);
+console.log(
+  '\n2. File upload (spec 4.3): plaintext {"file": "<base64>"}, envelope ciphertext is',
+  `${fileEnvelope.ciphertext.length} characters`,
+);
 const back = await decryptFile(fileEnvelope, sharedKey);
 console.log('   decrypted file bytes:', JSON.stringify(new TextDecoder().decode(back)));
 
 const { protected: _omitted, ...response } = await encryptJson({ status: 'ok' }, sharedKey);
 const result = await decryptDetailed(response, sharedKey);
 console.log('\n3. A response envelope without "protected" (as the service documents them):');
-console.log('   decrypted:', new TextDecoder().decode(result.plaintext), `(tag matched: ${result.headerSource})`);
+console.log(
+  '   decrypted:',
+  new TextDecoder().decode(result.plaintext),
+  `(tag matched: ${result.headerSource})`,
+);

@@ -1,5 +1,5 @@
-import type { HeaderSource, MissingProtectedPolicy } from '../header-rules.js';
 import type { JoseHeader } from '../header.js';
+import type { HeaderSource, MissingProtectedPolicy } from '../header-rules.js';
 
 /**
  * Where streamed bytes come from: a Web `ReadableStream`, or any (async) iterable of `Uint8Array`
