@@ -22,7 +22,7 @@ export function parseFilePayload(backend: CryptoBackend, payload: Uint8Array): U
     if (text.startsWith(prefix) && text.endsWith(SUFFIX)) {
       const body = text.slice(prefix.length, text.length - SUFFIX.length);
       if (body.indexOf('"') === -1 && body.indexOf('\\') === -1) {
-        return backend.decodeBase64(body, 'The "file" member');
+        return backend.decodeBase64(body, 'The "file" member', true);
       }
     }
   }

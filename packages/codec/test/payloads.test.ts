@@ -80,6 +80,18 @@ describe.each(backends)('JSON and file payloads, $name back end', ({ codec }) =>
     await expectJweError(() => codec.decryptFile(envelope, KEY), 'ERR_JWE_INVALID');
   });
 
+  it('a file payload with any byte from 0x80 to 0xFF inside its base64 is refused', async () => {
+    // The fast path reads the payload as Latin-1 and skips the ASCII scan; every high byte must
+    // still be rejected by the decoder itself.
+    for (let byte = 0x80; byte <= 0xff; byte++) {
+      const payload = Uint8Array.from([...utf8('{"file":"QUFB'), byte, ...utf8('UFB"}')]);
+      await expectJweError(
+        async () => codec.decryptFile(await codec.encrypt(payload, KEY), KEY),
+        'ERR_JWE_INVALID',
+      );
+    }
+  });
+
   it('encrypt and encryptFile refuse the wrong plaintext types', async () => {
     await expect(async () => codec.encrypt(42 as never, KEY)).rejects.toThrow(TypeError);
     await expect(async () => codec.encryptFile('text' as never, KEY)).rejects.toThrow(TypeError);

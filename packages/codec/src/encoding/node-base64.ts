@@ -58,7 +58,7 @@ export function decodeBase64Url(text: string, what: string): Uint8Array {
   return out;
 }
 
-export function decodeBase64(text: string, what: string): Uint8Array {
+export function decodeBase64(text: string, what: string, oneByte = false): Uint8Array {
   const length = text.length;
   if (length % 4 !== 0)
     throw invalid(`${what} is not padded base64 (length ${length} is not a multiple of 4).`);
@@ -68,7 +68,7 @@ export function decodeBase64(text: string, what: string): Uint8Array {
   const firstPad = text.indexOf('=');
   const padMisplaced = firstPad !== -1 && firstPad < data;
   const wrongAlphabet = text.indexOf('-') !== -1 || text.indexOf('_') !== -1;
-  if (out.length !== Math.floor((data * 3) / 4) || wrongAlphabet || padMisplaced || !isAscii(text)) {
+  if (out.length !== Math.floor((data * 3) / 4) || wrongAlphabet || padMisplaced || (!oneByte && !isAscii(text))) {
     throw invalid(`${what} is not standard base64: use the +/ alphabet with = padding and no whitespace.`);
   }
   if (!trailingBitsClear(text, data, STD_VALUES)) {
