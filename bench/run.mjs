@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const only = process.argv.slice(2);
 const suites = (await readdir(join(here, 'suites')))
-  .filter((name) => name.endsWith('.mjs'))
+  .filter((name) => /^\d+-.*\.mjs$/.test(name))
   .filter((name) => only.length === 0 || only.some((o) => name.includes(o)))
   .sort();
 
