@@ -28,7 +28,9 @@ export type EnvelopeInput = Envelope | string | Uint8Array;
 
 const STRING_MEMBERS = ['protected', 'iv', 'ciphertext', 'tag', 'kid', 'encrypted_key', 'aad'] as const;
 const OBJECT_MEMBERS = ['header', 'unprotected'] as const;
-const KNOWN_MEMBERS = new Set<string>([...STRING_MEMBERS, ...OBJECT_MEMBERS]);
+/** Every member a flattened envelope may have; anything else is refused by `parseEnvelope`. */
+export const ENVELOPE_MEMBERS: readonly string[] = [...STRING_MEMBERS, ...OBJECT_MEMBERS];
+const KNOWN_MEMBERS = new Set<string>(ENVELOPE_MEMBERS);
 const REQUIRED_MEMBERS = ['iv', 'ciphertext', 'tag'] as const;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -6,7 +6,14 @@ export type {
   HeaderSource,
   MissingProtectedPolicy,
 } from './codec.js';
-export { type Envelope, type EnvelopeInput, fromCompact, parseEnvelope, toCompact } from './envelope.js';
+export {
+  ENVELOPE_MEMBERS,
+  type Envelope,
+  type EnvelopeInput,
+  fromCompact,
+  parseEnvelope,
+  toCompact,
+} from './envelope.js';
 export { isJweError, JweError, type JweErrorCode } from './errors.js';
 export { ALG, ENC, type JoseHeader, PROTECTED_COMPACT, PROTECTED_SPACED } from './header.js';
 export { deriveKey, type KeyInput, type KeyResolver, keyring } from './key.js';

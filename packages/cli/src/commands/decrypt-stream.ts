@@ -1,5 +1,5 @@
 import { open, stat } from 'node:fs/promises';
-import { isJweError, type KeyInput, type KeyResolver } from '@jwe-transport/codec';
+import { ENVELOPE_MEMBERS, isJweError, type KeyInput, type KeyResolver } from '@jwe-transport/codec';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../context.js';
 import { decryptionFailedError } from '../decrypt-with-keys.js';
@@ -12,23 +12,13 @@ import { formatSize, headerSourceNote } from '../output/format.js';
 import { sniffMediaType } from '../output/media-type.js';
 import { streamingCodec } from '../streaming-api.js';
 
-const ENVELOPE_MEMBERS = new Set([
-  'protected',
-  'iv',
-  'ciphertext',
-  'tag',
-  'kid',
-  'encrypted_key',
-  'aad',
-  'header',
-  'unprotected',
-]);
+const MEMBER_NAMES = new Set(ENVELOPE_MEMBERS);
 
 /** A large input streams when it is a flattened JSON envelope (its first member says so) and the codec can. */
 export function canStreamDecrypt(head: Uint8Array): boolean {
   const start = Buffer.from(head.subarray(0, 256)).toString('latin1');
   const first = /^(?:\uFEFF|\u00EF\u00BB\u00BF)?\s*\{\s*"([^"\\]{1,32})"/.exec(start)?.[1];
-  return first !== undefined && ENVELOPE_MEMBERS.has(first) && streamingCodec() !== undefined;
+  return first !== undefined && MEMBER_NAMES.has(first) && streamingCodec() !== undefined;
 }
 
 /** One key, or a resolver by kid: a stream cannot be re-read to try each key in turn. */

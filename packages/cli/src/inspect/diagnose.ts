@@ -1,20 +1,10 @@
-import { ALG, ENC, PROTECTED_COMPACT, PROTECTED_SPACED } from '@jwe-transport/codec';
+import { ALG, ENC, ENVELOPE_MEMBERS, PROTECTED_COMPACT, PROTECTED_SPACED } from '@jwe-transport/codec';
 import { isObject } from '../input/object.js';
 import { checkBase64Url, type DecodedPart, type PartSummary } from './base64url-check.js';
 import type { LooseEnvelope } from './loose-envelope.js';
 import type { Diagnostic, InspectReport, PartLength, ProtectedHeaderReport } from './report.js';
 
-const KNOWN_MEMBERS = new Set([
-  'protected',
-  'iv',
-  'ciphertext',
-  'tag',
-  'kid',
-  'encrypted_key',
-  'aad',
-  'header',
-  'unprotected',
-]);
+const KNOWN_MEMBERS = new Set(ENVELOPE_MEMBERS);
 const BINARY_MEMBERS = ['protected', 'iv', 'ciphertext', 'tag', 'aad'] as const;
 export const TAG_BYTES = 16;
 export const IV_BYTES = 16;
