@@ -68,7 +68,12 @@ export function decodeBase64(text: string, what: string, oneByte = false): Uint8
   const firstPad = text.indexOf('=');
   const padMisplaced = firstPad !== -1 && firstPad < data;
   const wrongAlphabet = text.indexOf('-') !== -1 || text.indexOf('_') !== -1;
-  if (out.length !== Math.floor((data * 3) / 4) || wrongAlphabet || padMisplaced || (!oneByte && !isAscii(text))) {
+  if (
+    out.length !== Math.floor((data * 3) / 4) ||
+    wrongAlphabet ||
+    padMisplaced ||
+    (!oneByte && !isAscii(text))
+  ) {
     throw invalid(`${what} is not standard base64: use the +/ alphabet with = padding and no whitespace.`);
   }
   if (!trailingBitsClear(text, data, STD_VALUES)) {
