@@ -1,4 +1,5 @@
 import type { CryptoBackend, PreparedKey } from './backend/types.js';
+import { setBounded } from './bounded-map.js';
 import { IV_BYTES, open, seal } from './cbc-hmac.js';
 import { type Envelope, type EnvelopeInput, readEnvelope } from './envelope.js';
 import { invalid } from './errors.js';
@@ -48,7 +49,7 @@ export interface DecryptResult {
   headerSource: HeaderSource;
 }
 
-const PREPARED_CACHE_LIMIT = 64;
+const CACHE_LIMIT = 64;
 
 /** The codec bound to one crypto back end; the package entry points bind it to node:crypto or WebCrypto. */
 export function bindCodec(backend: CryptoBackend) {
@@ -60,10 +61,7 @@ export function bindCodec(backend: CryptoBackend) {
     let prepared = preparedByString.get(key);
     if (prepared === undefined) {
       prepared = backend.prepareKey(keyBytes(key));
-      if (preparedByString.size >= PREPARED_CACHE_LIMIT) {
-        preparedByString.delete(preparedByString.keys().next().value as string);
-      }
-      preparedByString.set(key, prepared);
+      setBounded(preparedByString, key, prepared, CACHE_LIMIT);
     }
     return prepared;
   };
@@ -76,9 +74,7 @@ export function bindCodec(backend: CryptoBackend) {
     if (cached) return cached;
     const header = parseProtectedHeader(backend.decodeBase64Url(text, 'The "protected" member'));
     if (Object.values(header).every((value) => value === null || typeof value !== 'object')) {
-      if (headersByText.size >= PREPARED_CACHE_LIMIT)
-        headersByText.delete(headersByText.keys().next().value as string);
-      headersByText.set(text, Object.freeze(header));
+      setBounded(headersByText, text, Object.freeze(header), CACHE_LIMIT);
     }
     return header;
   };
@@ -111,13 +107,13 @@ export function bindCodec(backend: CryptoBackend) {
     return envelope;
   }
 
-  function encryptJson(value: unknown, key: KeyInput, options?: EncryptOptions): Promise<Envelope> {
+  async function encryptJson(value: unknown, key: KeyInput, options?: EncryptOptions): Promise<Envelope> {
     const text = JSON.stringify(value);
     if (text === undefined) throw new TypeError('encryptJson: the value has no JSON representation.');
     return encrypt(text, key, options);
   }
 
-  function encryptFile(bytes: Uint8Array, key: KeyInput, options?: EncryptOptions): Promise<Envelope> {
+  async function encryptFile(bytes: Uint8Array, key: KeyInput, options?: EncryptOptions): Promise<Envelope> {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('encryptFile: the file must be a Uint8Array.');
     return encrypt(buildFilePayload(backend, bytes), key, options);
   }

@@ -18,6 +18,21 @@ describe.each(backends)('JSON and file payloads, $name back end', ({ codec }) =>
     expect(envelope.kid).toBe('k');
   });
 
+  it('bad arguments reject the returned promise instead of throwing synchronously', async () => {
+    const calls = [
+      () => codec.encryptJson(undefined, KEY),
+      () => codec.encryptFile('not bytes' as unknown as Uint8Array, KEY),
+      () => codec.encrypt(42 as unknown as string, KEY),
+    ];
+    for (const call of calls) {
+      let pending: Promise<unknown> | undefined;
+      expect(() => {
+        pending = call();
+      }).not.toThrow();
+      await expect(pending).rejects.toThrow(TypeError);
+    }
+  });
+
   it('encryptJson of something without a JSON form is a TypeError', async () => {
     await expect(async () => codec.encryptJson(undefined, KEY)).rejects.toThrow(TypeError);
     await expect(async () => codec.encryptJson(() => 1, KEY)).rejects.toThrow(TypeError);

@@ -1,3 +1,4 @@
+import { setBounded } from '../bounded-map.js';
 import { decodeBase64, decodeBase64Url, encodeBase64, encodeBase64Url } from '../encoding/portable-base64.js';
 import type { CryptoBackend, PreparedKey } from './types.js';
 
@@ -51,9 +52,8 @@ export const webBackend: CryptoBackend = {
     const id = cacheId(key);
     let prepared = keyCache.get(id);
     if (!prepared) {
-      if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.delete(keyCache.keys().next().value as string);
       prepared = importKey(key);
-      keyCache.set(id, prepared);
+      setBounded(keyCache, id, prepared, KEY_CACHE_LIMIT);
       prepared.catch(() => keyCache.delete(id));
     }
     return prepared;
