@@ -4,14 +4,9 @@
  * `import { loadVectors } from '../../../test-vectors/index.js'`.
  */
 import { readFileSync } from 'node:fs';
+import type { JweErrorCode } from '../packages/codec/src/errors.js';
 
-export type JweErrorCode =
-  | 'ERR_JWE_INVALID'
-  | 'ERR_JWE_UNSUPPORTED'
-  | 'ERR_JWE_DECRYPTION_FAILED'
-  | 'ERR_KEY_INVALID'
-  | 'ERR_KEY_UNKNOWN'
-  | 'ERR_JWE_TOO_LARGE';
+export type { JweErrorCode };
 
 /** A flattened JWE as found in the files (members exactly as sent on the wire). */
 export interface VectorEnvelope {
