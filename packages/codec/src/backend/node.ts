@@ -154,4 +154,3 @@ export const nodeBackend: CryptoBackend = {
   utf8Bytes: (text) => Buffer.from(text, 'utf8'),
 };
 
-export { toBuffer };
