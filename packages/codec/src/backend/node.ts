@@ -153,4 +153,3 @@ export const nodeBackend: CryptoBackend = {
   latin1String: (bytes, start = 0, end = bytes.length) => toBuffer(bytes).toString('latin1', start, end),
   utf8Bytes: (text) => Buffer.from(text, 'utf8'),
 };
-
