@@ -1,4 +1,4 @@
-import type { CryptoBackend, PreparedKey } from './backend/types.js';
+import type { CryptoBackend, PreparedKey, SyncPrimitives } from './backend/types.js';
 import { decryptionFailed } from './errors.js';
 
 /*
@@ -50,6 +50,47 @@ export async function seal(
   return { ciphertext, tag };
 }
 
+/** `seal` without a promise, for back ends that have synchronous primitives. */
+export function sealSync(
+  sync: SyncPrimitives,
+  key: PreparedKey,
+  iv: Uint8Array,
+  plaintext: Uint8Array,
+  aad: Uint8Array,
+): { ciphertext: Uint8Array; tag: Uint8Array } {
+  const ciphertext = sync.aesCbcEncrypt(key, iv, plaintext);
+  const mac = sync.hmacSha256(key, [aad, iv, ciphertext, aadLengthBlock(aad.length)]);
+  return { ciphertext, tag: mac.subarray(0, TAG_BYTES) };
+}
+
+/** `open` without a promise, for back ends that have synchronous primitives. Same order, same one error. */
+export function openSync(
+  backend: CryptoBackend,
+  sync: SyncPrimitives,
+  key: PreparedKey,
+  aads: readonly Uint8Array[],
+  iv: Uint8Array,
+  ciphertext: Uint8Array,
+  tag: Uint8Array,
+): { plaintext: Uint8Array; aadIndex: number } {
+  let aadIndex = -1;
+  for (let i = 0; tag.length === TAG_BYTES && aadIndex < 0 && i < aads.length; i++) {
+    const aad = aads[i]!;
+    const mac = sync.hmacSha256(key, [aad, iv, ciphertext, aadLengthBlock(aad.length)]);
+    if (backend.constantTimeEqual(mac.subarray(0, TAG_BYTES), tag)) aadIndex = i;
+  }
+  if (aadIndex < 0 || !isWholeBlocks(ciphertext)) throw decryptionFailed();
+  try {
+    return { plaintext: sync.aesCbcDecrypt(key, iv, ciphertext), aadIndex };
+  } catch {
+    throw decryptionFailed();
+  }
+}
+
+function isWholeBlocks(ciphertext: Uint8Array): boolean {
+  return ciphertext.length > 0 && ciphertext.length % 16 === 0;
+}
+
 /** True when `tag` authenticates the ciphertext under one of the AAD candidates; returns which one. */
 export async function verify(
   backend: CryptoBackend,
@@ -81,7 +122,7 @@ export async function open(
   tag: Uint8Array,
 ): Promise<{ plaintext: Uint8Array; aadIndex: number }> {
   const aadIndex = await verify(backend, key, aads, iv, ciphertext, tag);
-  if (aadIndex < 0 || ciphertext.length === 0 || ciphertext.length % 16 !== 0) throw decryptionFailed();
+  if (aadIndex < 0 || !isWholeBlocks(ciphertext)) throw decryptionFailed();
   try {
     return { plaintext: await backend.aesCbcDecrypt(key, iv, ciphertext), aadIndex };
   } catch {

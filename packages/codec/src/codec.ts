@@ -1,8 +1,8 @@
 import type { CryptoBackend, PreparedKey } from './backend/types.js';
 import { setBounded } from './bounded-map.js';
-import { IV_BYTES, open, seal } from './cbc-hmac.js';
+import { IV_BYTES, open, openSync, seal, sealSync } from './cbc-hmac.js';
 import { type Envelope, type EnvelopeInput, readEnvelope } from './envelope.js';
-import { invalid } from './errors.js';
+import { invalid, JweError } from './errors.js';
 import { buildFilePayload, parseFilePayload } from './file-payload.js';
 import {
   assertSupportedHeader,
@@ -82,29 +82,63 @@ export function bindCodec(backend: CryptoBackend) {
     backend.latin1Bytes(aad === undefined ? protectedText : `${protectedText}.${aad}`);
   const defaultAad = aadBytes(PROTECTED_COMPACT, undefined);
 
-  async function encrypt(
-    plaintext: Uint8Array | string,
-    key: KeyInput,
-    options: EncryptOptions = {},
-  ): Promise<Envelope> {
+  /** Checks `encrypt`'s arguments and turns them into bytes, key and IV. */
+  function encryptInputs(plaintext: Uint8Array | string, options: EncryptOptions, caller: string) {
     const bytes = typeof plaintext === 'string' ? backend.utf8Bytes(plaintext) : plaintext;
     if (!(bytes instanceof Uint8Array))
-      throw new TypeError('encrypt: plaintext must be a Uint8Array or a string.');
+      throw new TypeError(`${caller}: plaintext must be a Uint8Array or a string.`);
     if (options.kid !== undefined && typeof options.kid !== 'string') {
-      throw new TypeError('encrypt: kid must be a string.');
+      throw new TypeError(`${caller}: kid must be a string.`);
     }
-    const prepared = await prepare(key);
     const iv = options.unsafeFixedIv ?? backend.randomBytes(IV_BYTES);
-    if (iv.length !== IV_BYTES) throw new TypeError(`encrypt: the IV must be ${IV_BYTES} bytes.`);
-    const { ciphertext, tag } = await seal(backend, prepared, iv, bytes, defaultAad);
+    if (iv.length !== IV_BYTES) throw new TypeError(`${caller}: the IV must be ${IV_BYTES} bytes.`);
+    return { bytes, iv };
+  }
+
+  function envelopeOf(iv: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array, kid: string | undefined) {
     const envelope: Envelope = {
       protected: PROTECTED_COMPACT,
       iv: backend.encodeBase64Url(iv),
       ciphertext: backend.encodeBase64Url(ciphertext),
       tag: backend.encodeBase64Url(tag),
     };
-    if (options.kid !== undefined) envelope.kid = options.kid;
+    if (kid !== undefined) envelope.kid = kid;
     return envelope;
+  }
+
+  /**
+   * `encrypt` without a promise, for places that cannot wait (a ky `stringifyJson`, a sync
+   * logger). Only back ends with synchronous crypto have it: node:crypto does, WebCrypto does not.
+   */
+  function encryptSync(
+    plaintext: Uint8Array | string,
+    key: KeyInput,
+    options: EncryptOptions = {},
+  ): Envelope {
+    const sync = backend.sync;
+    if (!sync) {
+      throw new JweError(
+        'ERR_JWE_UNSUPPORTED',
+        `encryptSync needs synchronous crypto, which the ${backend.name} back end does not have: use encrypt().`,
+      );
+    }
+    const { bytes, iv } = encryptInputs(plaintext, options, 'encryptSync');
+    const prepared = prepare(key) as PreparedKey;
+    const { ciphertext, tag } = sealSync(sync, prepared, iv, bytes, defaultAad);
+    return envelopeOf(iv, ciphertext, tag, options.kid);
+  }
+
+  async function encrypt(
+    plaintext: Uint8Array | string,
+    key: KeyInput,
+    options: EncryptOptions = {},
+  ): Promise<Envelope> {
+    // With synchronous primitives, one promise for the whole call is all the asynchrony needed.
+    if (backend.sync) return encryptSync(plaintext, key, options);
+    const { bytes, iv } = encryptInputs(plaintext, options, 'encrypt');
+    const prepared = await prepare(key);
+    const { ciphertext, tag } = await seal(backend, prepared, iv, bytes, defaultAad);
+    return envelopeOf(iv, ciphertext, tag, options.kid);
   }
 
   async function encryptJson(value: unknown, key: KeyInput, options?: EncryptOptions): Promise<Envelope> {
@@ -140,10 +174,12 @@ export function bindCodec(backend: CryptoBackend) {
     const tag = backend.decodeBase64Url(envelope.tag, 'The "tag" member');
     if (envelope.aad !== undefined) backend.decodeBase64Url(envelope.aad, 'The "aad" member');
 
-    const prepared = await prepare(await resolveKey(key, kid, header));
+    const prepared = prepare(typeof key === 'function' ? await resolveKey(key, kid, header) : key);
     const candidates = protectedCandidates(envelope.protected, policy);
     const aads = candidates.map((text) => aadBytes(text, envelope.aad));
-    const { plaintext, aadIndex } = await open(backend, prepared, aads, iv, ciphertext, tag);
+    const { plaintext, aadIndex } = backend.sync
+      ? openSync(backend, backend.sync, prepared as PreparedKey, aads, iv, ciphertext, tag)
+      : await open(backend, await prepared, aads, iv, ciphertext, tag);
     return {
       plaintext,
       header,
@@ -173,7 +209,16 @@ export function bindCodec(backend: CryptoBackend) {
     return parseFilePayload(backend, await decrypt(input, key, options));
   }
 
-  return { encrypt, encryptJson, encryptFile, decrypt, decryptJson, decryptFile, decryptDetailed };
+  return {
+    encrypt,
+    encryptSync,
+    encryptJson,
+    encryptFile,
+    decrypt,
+    decryptJson,
+    decryptFile,
+    decryptDetailed,
+  };
 }
 
 export type Codec = ReturnType<typeof bindCodec>;

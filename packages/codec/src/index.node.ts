@@ -10,7 +10,15 @@ export * from './public.js';
 /** Which crypto back end this entry point uses: `'node'` here, `'webcrypto'` in the web build. */
 export const backendName = nodeBackend.name;
 
-export const { encrypt, encryptJson, encryptFile, decrypt, decryptJson, decryptFile, decryptDetailed } =
-  bindCodec(nodeBackend);
+export const {
+  encrypt,
+  encryptSync,
+  encryptJson,
+  encryptFile,
+  decrypt,
+  decryptJson,
+  decryptFile,
+  decryptDetailed,
+} = bindCodec(nodeBackend);
 
 export * from './stream/node.js';

@@ -10,7 +10,15 @@ export * from './public.js';
 /** Which crypto back end this entry point uses: `'webcrypto'` here, `'node'` in the Node build. */
 export const backendName = webBackend.name;
 
-export const { encrypt, encryptJson, encryptFile, decrypt, decryptJson, decryptFile, decryptDetailed } =
-  bindCodec(webBackend);
+export const {
+  encrypt,
+  encryptSync,
+  encryptJson,
+  encryptFile,
+  decrypt,
+  decryptJson,
+  decryptFile,
+  decryptDetailed,
+} = bindCodec(webBackend);
 
 export * from './stream/unsupported.js';

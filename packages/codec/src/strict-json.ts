@@ -44,7 +44,9 @@ function assertUniqueMembers(text: string, what: string, quoteNames: boolean): v
       const end = skipString(text, i);
       const members = stack[stack.length - 1];
       if (expectName && members) {
-        const name = JSON.parse(text.slice(i, end)) as string;
+        // Without a backslash the characters between the quotes are the name itself.
+        const raw = text.slice(i + 1, end - 1);
+        const name = raw.indexOf('\\') === -1 ? raw : (JSON.parse(text.slice(i, end)) as string);
         const shown = () => (quoteNames ? ` ${quote(name)}` : '');
         if (FORBIDDEN_NAMES.has(name)) throw invalid(`${what} contains a forbidden member name${shown()}.`);
         if (members.has(name)) throw invalid(`${what} contains a member${shown()} more than once.`);

@@ -95,11 +95,11 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe.each(backends)('protected header checks, $name back end', ({ codec, backend }) => {
+describe.each(backends)('protected header checks, $name back end', ({ codec, backend, primitives }) => {
   it.each(REJECTED)('%s is refused before any crypto', async (_name, protectedText, code) => {
     const envelope = envelopeWithHeader(protectedText);
-    const hmac = vi.spyOn(backend, 'hmacSha256');
-    const decrypt = vi.spyOn(backend, 'aesCbcDecrypt');
+    const hmac = vi.spyOn(primitives, 'hmacSha256');
+    const decrypt = vi.spyOn(primitives, 'aesCbcDecrypt');
     await expectJweError(() => codec.decrypt(envelope, KEY), code);
     // Also as JSON text and as a compact JWE, where the input form allows it.
     await expectJweError(() => codec.decrypt(JSON.stringify(envelope), KEY), code);
@@ -138,7 +138,7 @@ describe.each(backends)('protected header checks, $name back end', ({ codec, bac
       ['header not an object', { header: 'x' }, 'ERR_JWE_INVALID'],
     ] as const)('%s', async (_name, extra, code) => {
       const envelope = { ...envelopeWithHeader(PROTECTED_COMPACT), ...extra };
-      const hmac = vi.spyOn(backend, 'hmacSha256');
+      const hmac = vi.spyOn(primitives, 'hmacSha256');
       await expectJweError(() => codec.decrypt(envelope as never, KEY), code);
       expect(hmac).not.toHaveBeenCalled();
     });

@@ -1,4 +1,4 @@
-import { encrypt } from '@jwe-transport/codec';
+import { encryptSync } from '@jwe-transport/codec';
 import type { Response } from 'express';
 import { isJsonType } from './content-type.js';
 import type { ResponseKey } from './request-info.js';
@@ -27,8 +27,7 @@ type Send = (this: Response, body?: unknown) => Response;
  * `X-Encryption: JWE` and its `Content-Length`. Objects reach us as strings: `send(object)` calls
  * `json`, which stringifies and calls `send` again with a JSON content type.
  *
- * Encryption is asynchronous, so the body leaves a moment after the call returns. Bodies written
- * with `res.write`/`res.end`/`res.sendFile` are not JSON answers and are left alone.
+ * Bodies written with `res.write`/`res.end`/`res.sendFile` are not JSON answers and are left alone.
  */
 export function encryptJsonResponses(res: Response, key: ResponseKey): void {
   const existing = (res as PatchedResponse)[STATE];
@@ -50,14 +49,17 @@ export function encryptJsonResponses(res: Response, key: ResponseKey): void {
       return send.call(this, body);
     }
     const options = state.key.kid === undefined ? {} : { kid: state.key.kid };
-    encrypt(body as string | Uint8Array, state.key.key, options).then(
-      (envelope) => writeAnswer(this, 'JWE', JSON.stringify(envelope)),
-      () => {
-        // Never fall back to the plaintext: answer a generic error instead.
-        this.statusCode = 500;
-        writeAnswer(this, undefined, ENCRYPT_FAILED_BODY);
-      },
-    );
+    // Sealing synchronously writes the answer before send() returns, as Express's own send does.
+    let envelope: string;
+    try {
+      envelope = JSON.stringify(encryptSync(body as string | Uint8Array, state.key.key, options));
+    } catch {
+      // Never fall back to the plaintext: answer a generic error instead.
+      this.statusCode = 500;
+      writeAnswer(this, undefined, ENCRYPT_FAILED_BODY);
+      return this;
+    }
+    writeAnswer(this, 'JWE', envelope);
     return this;
   };
   res.send = encryptingSend as Response['send'];
@@ -80,7 +82,7 @@ function writeAnswer(res: Response, encryption: string | undefined, text: string
     if (res.req.method === 'HEAD') res.end();
     else res.end(body);
   } catch {
-    // Outside the handler's call stack nobody could catch this; drop the connection instead.
+    // The handler only asked for JSON; a write that fails (a socket gone bad) drops the connection.
     res.destroy();
   }
 }

@@ -280,6 +280,23 @@ describe.each(EXPRESS_VERSIONS)('jwe() JSON bodies on $name', ({ create, json })
     expect(await empty.text()).toBe('');
   });
 
+  it('has written the encrypted answer when res.json() returns, as Express does for plain answers', async () => {
+    const app = create();
+    app.use(jwe({ keys: KEYS }));
+    let sentOnReturn: boolean | undefined;
+    app.post('/now', (_req, res) => {
+      res.json({ ok: true });
+      sentOnReturn = res.headersSent && res.writableEnded;
+    });
+    running = await listen(app);
+    const response = await postEncrypted(
+      `${running.url}/now`,
+      await encryptJson({}, KEY_A, { kid: 'kid-a' }),
+    );
+    expect(await decryptJson(await response.json(), KEY_A)).toEqual({ ok: true });
+    expect(sentOnReturn).toBe(true);
+  });
+
   it('runs once when mounted at app and router level', async () => {
     const app = create();
     const middleware = jwe({ keys: KEYS });

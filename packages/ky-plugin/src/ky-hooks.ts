@@ -5,7 +5,8 @@ import { decryptIncoming } from './incoming.js';
 import { isJsonMediaType, isMultipartForm, saysJwe } from './media-type.js';
 import { isNodeRuntime, nodeStreamingUpload, streamedFetchInit } from './node-upload.js';
 import { type JweOptions, type ResolvedOptions, resolveOptions } from './options.js';
-import { encryptOutgoing, type OutgoingBody, type OutgoingRequest } from './outgoing.js';
+import { encryptOutgoing, markEnvelope, type OutgoingBody, type OutgoingRequest } from './outgoing.js';
+import { jsonSealer } from './sealed-json.js';
 
 /** What the hooks read from ky's normalized options (the same names in ky 1.x and 2.x). */
 interface KyOptionsView {
@@ -28,6 +29,11 @@ export type JweKyHook<Result> = (...args: unknown[]) => Promise<Result>;
 
 /** The options `jwe()` returns, to spread into `ky.create()` or pass to `.extend()`. */
 export interface JweKyOptions {
+  /**
+   * Seals `json` bodies as ky serializes them, so ky builds its request once. Present on Node with
+   * a static key and `encrypt: 'all'`; give your own serializer to `jwe({ stringifyJson })`.
+   */
+  stringifyJson?: (data: unknown) => string;
   hooks: {
     /** ky 2.x only (ky 1.x ignores it): keeps large files out of the `Request` ky builds. */
     init: ((...args: unknown[]) => void)[];
@@ -35,6 +41,10 @@ export interface JweKyOptions {
     afterResponse: JweKyHook<Response | undefined>[];
     beforeRetry: JweKyHook<Request | undefined>[];
   };
+}
+
+function pick<T extends object, K extends keyof T>(value: T, name: K): Pick<T, K> | undefined {
+  return value[name] === undefined ? undefined : ({ [name]: value[name] } as Pick<T, K>);
 }
 
 function isRequest(value: unknown): value is Request {
@@ -123,6 +133,7 @@ function sendStreamed(
  */
 export function jwe(options: JweOptions): JweKyOptions {
   const resolved = resolveOptions(options);
+  const sealer = jsonSealer(resolved, options.stringifyJson);
   // Requests whose envelope was streamed by this plugin itself; ky must not retry them.
   const streamedRequests = new WeakSet<Request>();
 
@@ -151,7 +162,14 @@ export function jwe(options: JweOptions): JweKyOptions {
     const { request, options: kyOptions } = hookArguments(args);
     const parked = deferredForm(kyOptions);
     const restore = () => (parked ? new Request(request, { body: parked }) : undefined);
-    if (!callSettings(kyOptions.context, resolved).encryptRequest) return restore();
+    const encryptRequest = callSettings(kyOptions.context, resolved).encryptRequest;
+    if (sealer?.claim(kyOptions.body)) {
+      if (!encryptRequest) return new Request(request, { body: await sealer.plaintextOf(kyOptions.body) });
+      // The body is already the envelope: only the headers change, and a Request's headers may.
+      markEnvelope(request.headers);
+      return undefined;
+    }
+    if (!encryptRequest) return restore();
     if (resolved.encrypt !== 'all' && !(await resolved.encrypt(request))) return restore();
     let body: OutgoingBody;
     try {
@@ -200,6 +218,7 @@ export function jwe(options: JweOptions): JweKyOptions {
   };
 
   return {
+    ...(sealer ? { stringifyJson: sealer.stringifyJson } : pick(options, 'stringifyJson')),
     hooks: {
       init: [init],
       beforeRequest: [beforeRequest],

@@ -55,6 +55,11 @@ export interface JweOptions {
    * option to every hook). Default: ky's `fetch` option when the hook can see it, else the global fetch.
    */
   fetch?: typeof globalThis.fetch;
+  /**
+   * How `json` bodies become text before they are sealed, if not `JSON.stringify`. `jwe()` takes
+   * over ky's `stringifyJson` option, so pass yours here rather than to ky.
+   */
+  stringifyJson?: (data: unknown) => string;
 }
 
 export interface ResolvedOptions {
@@ -88,6 +93,9 @@ export function resolveOptions(options: JweOptions): ResolvedOptions {
   const encrypt = options.encrypt ?? 'all';
   if (encrypt !== 'all' && typeof encrypt !== 'function') {
     throw new TypeError('jwe(): "encrypt" must be "all" or a function (request) => boolean.');
+  }
+  if (options.stringifyJson !== undefined && typeof options.stringifyJson !== 'function') {
+    throw new TypeError('jwe(): "stringifyJson" must be a function (data) => string.');
   }
   const streamThreshold = options.streamThreshold ?? DEFAULT_STREAM_THRESHOLD;
   if (!(streamThreshold >= 0))

@@ -27,13 +27,17 @@ export type OutgoingBody =
 
 const UNCHANGED: OutgoingBody = { kind: 'unchanged' };
 
-function envelopeHeaders(headers: Headers): Headers {
-  const result = new Headers(headers);
-  result.set('x-encryption', 'JWE');
-  result.set('content-type', 'application/json');
+/** Makes headers describe an envelope body. */
+export function markEnvelope(headers: Headers): Headers {
+  headers.set('x-encryption', 'JWE');
+  headers.set('content-type', 'application/json');
   // The envelope is longer than the plaintext; a copied length would truncate or stall the upload.
-  result.delete('content-length');
-  return result;
+  headers.delete('content-length');
+  return headers;
+}
+
+function envelopeHeaders(headers: Headers): Headers {
+  return markEnvelope(new Headers(headers));
 }
 
 function encryptOptions(options: ResolvedOptions) {

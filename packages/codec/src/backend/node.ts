@@ -15,7 +15,7 @@ import {
   encodeBase64Url,
   toBuffer,
 } from '../encoding/node-base64.js';
-import type { CryptoBackend, PreparedKey } from './types.js';
+import type { CryptoBackend, PreparedKey, SyncPrimitives } from './types.js';
 
 interface NodeKey extends PreparedKey {
   readonly macKey: Buffer;
@@ -102,6 +102,31 @@ function unpad(block: Buffer): Buffer {
   return block.subarray(0, block.length - pad);
 }
 
+const syncPrimitives: SyncPrimitives = {
+  hmacSha256(key, parts) {
+    const hmac = createHmac('sha256', (key as NodeKey).macKey);
+    for (const part of parts) hmac.update(part);
+    return hmac.digest();
+  },
+  aesCbcEncrypt(key, iv, plaintext) {
+    if (plaintext.length <= CHAINED_MAX_BYTES) return chainedCbcEncrypt(key as NodeKey, iv, plaintext);
+    const cipher = createCipheriv('aes-128-cbc', (key as NodeKey).encKey, iv);
+    const head = cipher.update(plaintext);
+    const tail = cipher.final();
+    return tail.length === 0 ? head : Buffer.concat([head, tail], head.length + tail.length);
+  },
+  aesCbcDecrypt(key, iv, ciphertext) {
+    if (ciphertext.length <= CHAINED_MAX_BYTES && ciphertext.length % 16 === 0 && ciphertext.length > 0) {
+      return unpad(chainedCbcDecrypt(key as NodeKey, iv, ciphertext));
+    }
+    // Unpadding ourselves avoids the copy that joining update() and final() output would cost.
+    const decipher = createDecipheriv('aes-128-cbc', (key as NodeKey).encKey, iv).setAutoPadding(false);
+    const blocks = decipher.update(ciphertext);
+    decipher.final();
+    return unpad(blocks);
+  },
+};
+
 /*
  * node:crypto does the work synchronously in OpenSSL, which for envelopes up to a few MiB is much
  * faster than WebCrypto's thread-pool round trips. The methods stay async to share one contract.
@@ -113,27 +138,15 @@ export const nodeBackend: CryptoBackend = {
     return { macKey: bytes.subarray(0, 16), encKey: bytes.subarray(16, 32) } satisfies NodeKey;
   },
   randomBytes: pooledRandomBytes,
+  sync: syncPrimitives,
   async hmacSha256(key, parts) {
-    const hmac = createHmac('sha256', (key as NodeKey).macKey);
-    for (const part of parts) hmac.update(part);
-    return hmac.digest();
+    return syncPrimitives.hmacSha256(key, parts);
   },
   async aesCbcEncrypt(key, iv, plaintext) {
-    if (plaintext.length <= CHAINED_MAX_BYTES) return chainedCbcEncrypt(key as NodeKey, iv, plaintext);
-    const cipher = createCipheriv('aes-128-cbc', (key as NodeKey).encKey, iv);
-    const head = cipher.update(plaintext);
-    const tail = cipher.final();
-    return tail.length === 0 ? head : Buffer.concat([head, tail], head.length + tail.length);
+    return syncPrimitives.aesCbcEncrypt(key, iv, plaintext);
   },
   async aesCbcDecrypt(key, iv, ciphertext) {
-    if (ciphertext.length <= CHAINED_MAX_BYTES && ciphertext.length % 16 === 0 && ciphertext.length > 0) {
-      return unpad(chainedCbcDecrypt(key as NodeKey, iv, ciphertext));
-    }
-    // Unpadding ourselves avoids the copy that joining update() and final() output would cost.
-    const decipher = createDecipheriv('aes-128-cbc', (key as NodeKey).encKey, iv).setAutoPadding(false);
-    const blocks = decipher.update(ciphertext);
-    decipher.final();
-    return unpad(blocks);
+    return syncPrimitives.aesCbcDecrypt(key, iv, ciphertext);
   },
   constantTimeEqual: (a, b) => a.length === b.length && timingSafeEqual(a, b),
   encodeBase64Url,

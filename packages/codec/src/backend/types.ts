@@ -29,6 +29,15 @@ export interface CryptoBackend {
   /** Bytes to a string, one character per byte; exact for ASCII, which is all callers accept. */
   latin1String(bytes: Uint8Array, start?: number, end?: number): string;
   utf8Bytes(text: string): Uint8Array;
+  /** The same primitives without a promise, where the runtime has them (node:crypto; not WebCrypto). */
+  readonly sync?: SyncPrimitives;
+}
+
+/** Synchronous twins of the crypto primitives: `encryptSync`, and fewer promise hops on Node. */
+export interface SyncPrimitives {
+  hmacSha256(key: PreparedKey, parts: readonly Uint8Array[]): Uint8Array;
+  aesCbcEncrypt(key: PreparedKey, iv: Uint8Array, plaintext: Uint8Array): Uint8Array;
+  aesCbcDecrypt(key: PreparedKey, iv: Uint8Array, ciphertext: Uint8Array): Uint8Array;
 }
 
 /** Opaque per-back-end key material; created by `prepareKey`. */

@@ -246,6 +246,37 @@ export function kySuite(label: string, ky: KyLike): void {
       expect(reply.json).toEqual({ n: 2026 });
     });
 
+    it('serializes json bodies with jwe({ stringifyJson }), for a static key and for a resolver', async () => {
+      const stringifyJson = (data: unknown) =>
+        JSON.stringify(data, (_name, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
+      const staticKey = jwe({ key: SHARED_KEY, stringifyJson });
+      const resolver = jwe({ key: keyring({ 'kid-9': SHARED_KEY }), kid: 'kid-9', stringifyJson });
+      for (const options of [staticKey, resolver]) {
+        const client = ky.create({ retry: 0 }).extend(options);
+        await client.post(at('/bigint'), { json: { big: 2n ** 70n } }).json();
+        expect(last().encrypted).toBe(true);
+        expect(await decode(last().envelope)).toEqual({ big: `${2n ** 70n}n` });
+      }
+    });
+
+    it('seals json while ky serializes it only where that can happen synchronously', () => {
+      expect(typeof jwe({ key: SHARED_KEY }).stringifyJson).toBe('function');
+      // A resolver may answer later, and a predicate needs the built request: both seal in beforeRequest.
+      expect(jwe({ key: keyring({ a: SHARED_KEY }), kid: 'a' }).stringifyJson).toBeUndefined();
+      expect(jwe({ key: SHARED_KEY, encrypt: () => true }).stringifyJson).toBeUndefined();
+      expect(() => jwe({ key: SHARED_KEY, stringifyJson: 'no' as never })).toThrow(/stringifyJson/);
+    });
+
+    it('an opt-out decided after sealing still sends the plaintext JSON, unmarked', async () => {
+      const reply = await api
+        .post(at('/opt-out'), { json: { seen: 'in clear' }, context: { jwe: { request: false } } })
+        .json<Echo>();
+      expect(last().encrypted).toBe(false);
+      expect(last().headers['x-encryption']).toBeUndefined();
+      expect(last().raw).toBe('{"seen":"in clear"}');
+      expect(reply.raw).toBe('{"seen":"in clear"}');
+    });
+
     it('leaves bodiless responses alone', async () => {
       const response = await api.post(at('/empty?status=204'), { json: { a: 1 } });
       expect(response.status).toBe(204);

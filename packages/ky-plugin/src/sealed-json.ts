@@ -1,0 +1,52 @@
+import { backendName, decrypt, encryptSync } from '@jwe-transport/codec';
+import type { ResolvedOptions } from './options.js';
+
+/*
+ * ky turns the `json` option into the body text with `stringifyJson` and builds its Request from
+ * it. Sealing the envelope right there means the request that ky builds already carries it, so
+ * `beforeRequest` only adds the header instead of building a second Request (the costliest part
+ * of a small encrypted call). The hook still decides: a call opted out gets its plaintext back.
+ */
+
+/** How many sealed bodies may wait for their `beforeRequest`; calls that never start are dropped from the front. */
+const WAITING_LIMIT = 256;
+
+export interface JsonSealer {
+  /** ky's `stringifyJson` option: the envelope text of the JSON text. */
+  stringifyJson(data: unknown): string;
+  /** True, once, for a body that `stringifyJson` sealed and no hook has claimed yet. */
+  claim(body: unknown): body is string;
+  /** The JSON text inside a claimed body, for a call that must go out unencrypted after all. */
+  plaintextOf(body: string): Promise<string>;
+}
+
+/**
+ * A sealer for ky's `stringifyJson`, or `undefined` where sealing cannot happen synchronously:
+ * a key resolver (it may be async), a request filter (it needs the built request), or a runtime
+ * without synchronous crypto (WebCrypto). Those keep encrypting in `beforeRequest`.
+ */
+export function jsonSealer(
+  options: ResolvedOptions,
+  stringify: (data: unknown) => string = JSON.stringify,
+): JsonSealer | undefined {
+  const { key } = options;
+  if (backendName !== 'node' || typeof key === 'function' || options.encrypt !== 'all') return undefined;
+  const encryptOptions = options.kid === undefined ? {} : { kid: options.kid };
+  // Envelope texts only: every one has a fresh IV, so none is ever mistaken for another call's body.
+  const waiting = new Set<string>();
+  return {
+    stringifyJson(data) {
+      const text = stringify(data);
+      // JSON.stringify(undefined) has no text; leave that to ky, as without the plugin.
+      if (typeof text !== 'string') return text;
+      const envelope = JSON.stringify(encryptSync(text, key, encryptOptions));
+      if (waiting.size >= WAITING_LIMIT) waiting.delete(waiting.values().next().value as string);
+      waiting.add(envelope);
+      return envelope;
+    },
+    claim: (body): body is string => typeof body === 'string' && waiting.delete(body),
+    async plaintextOf(body) {
+      return new TextDecoder().decode(await decrypt(body, key));
+    },
+  };
+}
