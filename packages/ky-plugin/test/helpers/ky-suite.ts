@@ -259,6 +259,16 @@ export function kySuite(label: string, ky: KyLike): void {
       }
     });
 
+    it("still encrypts when a later extend() replaces its stringifyJson with the caller's own", async () => {
+      const client = ky
+        .create({ retry: 0 })
+        .extend(jwe({ key: SHARED_KEY }))
+        .extend({ stringifyJson: (data: unknown) => JSON.stringify({ wrapped: data }) });
+      await client.post(at('/own-stringify'), { json: { n: 1 } }).json();
+      expect(last().encrypted).toBe(true);
+      expect(await decode(last().envelope)).toEqual({ wrapped: { n: 1 } });
+    });
+
     it('seals json while ky serializes it only where that can happen synchronously', () => {
       expect(typeof jwe({ key: SHARED_KEY }).stringifyJson).toBe('function');
       // A resolver may answer later, and a predicate needs the built request: both seal in beforeRequest.
