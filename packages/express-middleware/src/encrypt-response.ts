@@ -73,14 +73,13 @@ function writeAnswer(res: Response, encryption: string | undefined, text: string
   // A second answer to the same request (a handler bug) is dropped rather than crashing the process.
   if (res.headersSent) return;
   try {
-    const body = Buffer.from(text, 'utf8');
     if (encryption) res.setHeader('X-Encryption', encryption);
     else res.removeHeader('X-Encryption');
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', body.length);
+    res.setHeader('Content-Length', Buffer.byteLength(text, 'utf8'));
     res.removeHeader('ETag');
     if (res.req.method === 'HEAD') res.end();
-    else res.end(body);
+    else res.end(text, 'utf8');
   } catch {
     // The handler only asked for JSON; a write that fails (a socket gone bad) drops the connection.
     res.destroy();
