@@ -4,6 +4,7 @@
  */
 import { nodeBackend } from './backend/node.js';
 import { bindCodec } from './codec.js';
+import { parallelCrypto } from './parallel/node.js';
 
 export * from './public.js';
 
@@ -11,6 +12,6 @@ export * from './public.js';
 export const backendName = nodeBackend.name;
 
 export const { encrypt, encryptJson, encryptFile, decrypt, decryptJson, decryptFile, decryptDetailed } =
-  bindCodec(nodeBackend);
+  bindCodec(nodeBackend, parallelCrypto);
 
 export * from './stream/node.js';

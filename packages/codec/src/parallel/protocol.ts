@@ -1,0 +1,52 @@
+/*
+ * The shared-memory layout between the codec's thread and its helper worker (parallel/node.ts and
+ * parallel/worker.ts). One SharedArrayBuffer per job: a control block of Int32 slots, a few small
+ * byte fields, then the ciphertext, then room for the worker's output.
+ */
+
+/** Int32 slot indexes in the control block. */
+export const SLOT = {
+  /** Ciphertext bytes the codec thread has written so far (the worker MACs up to here). */
+  available: 0,
+  /** 0 while the worker MACs, 1 once the digest is written. */
+  macDone: 1,
+  /** The codec thread's order after the MAC: 0 none yet, 1 stop, 2 decrypt the second half. */
+  command: 2,
+  /** The id of the last job the worker finished (it touches the buffer no more after that). */
+  finished: 3,
+  /** First ciphertext block the worker decrypts (command 2). */
+  splitBlock: 4,
+  /** The worker's second-half outcome: see TAIL. */
+  tailStatus: 5,
+  /** Bytes the worker wrote at OUTPUT_OFFSET(ciphertext length). */
+  tailBytes: 6,
+  /** Characters of the worker's half that belong to the codec thread's last base64 group. */
+  carryLength: 7,
+} as const;
+
+export const COMMAND = { none: 0, stop: 1, decryptTail: 2 } as const;
+
+/** Second-half outcomes. `irregular`: not the canonical file payload; the caller takes the slow path. */
+export const TAIL = { ok: 1, badPadding: 2, irregular: 3 } as const;
+
+export const SLOTS = 16;
+export const DIGEST_OFFSET = 64;
+export const CARRY_OFFSET = 96;
+export const DATA_OFFSET = 128;
+
+/** Where the worker's output starts: after the ciphertext, 8-byte aligned. */
+export const outputOffset = (ciphertextLength: number) => DATA_OFFSET + Math.ceil(ciphertextLength / 8) * 8;
+
+/** The message that starts a job. Keys travel by message, never through the shared buffer. */
+export interface Job {
+  id: number;
+  kind: 'seal' | 'open';
+  /** 'file': the plaintext is `{"file":"<base64>"}` and the worker decodes its half's base64. */
+  payload: 'raw' | 'file';
+  buffer: SharedArrayBuffer;
+  macKey: Uint8Array;
+  encKey: Uint8Array;
+  aad: Uint8Array;
+  iv: Uint8Array;
+  ciphertextLength: number;
+}

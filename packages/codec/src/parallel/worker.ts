@@ -1,0 +1,153 @@
+import type { Buffer as NodeBuffer } from 'node:buffer';
+import type * as NodeCrypto from 'node:crypto';
+import type { MessagePort } from 'node:worker_threads';
+import {
+  CARRY_OFFSET,
+  COMMAND,
+  DATA_OFFSET,
+  DIGEST_OFFSET,
+  type Job,
+  SLOT,
+  SLOTS,
+  TAIL,
+} from './protocol.js';
+
+interface Constants {
+  SLOT: typeof SLOT;
+  COMMAND: typeof COMMAND;
+  TAIL: typeof TAIL;
+  SLOTS: number;
+  DIGEST_OFFSET: number;
+  CARRY_OFFSET: number;
+  DATA_OFFSET: number;
+}
+
+/*
+ * The helper worker's whole program. It runs from source text (`new Worker(code, { eval: true })`),
+ * so it must not close over anything: node:crypto, Buffer and the protocol constants come in as
+ * arguments. It MACs the ciphertext as the codec thread writes it, and for file payloads, only when
+ * told to after the tag has verified, decrypts the second half and decodes its base64.
+ */
+function workerMain(
+  port: MessagePort,
+  crypto: typeof NodeCrypto,
+  Buf: typeof NodeBuffer,
+  k: Constants,
+): void {
+  const { SLOT, COMMAND, TAIL } = k;
+  const WAIT_MS = 1000;
+  // Give up on a job whose codec thread went away (it always sends a command within milliseconds).
+  const GIVE_UP_MS = 60_000;
+  const STD = new Int8Array(128).fill(-1);
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  for (let i = 0; i < 64; i++) STD[alphabet.charCodeAt(i)] = i;
+
+  const waitFor = (ctrl: Int32Array, slot: number, done: (value: number) => boolean): number => {
+    const until = Date.now() + GIVE_UP_MS;
+    for (;;) {
+      const value = Atomics.load(ctrl, slot);
+      if (done(value) || Atomics.load(ctrl, SLOT.command) === COMMAND.stop) return value;
+      if (Date.now() > until) return -1;
+      Atomics.wait(ctrl, slot, value, WAIT_MS);
+    }
+  };
+
+  /** Decrypts blocks [split, end), checks the padding and decodes the canonical file payload's base64. */
+  const decodeTail = (job: Job, ctrl: Int32Array, bytes: NodeBuffer): void => {
+    const split = Atomics.load(ctrl, SLOT.splitBlock) * 16;
+    const start = k.DATA_OFFSET;
+    const ivBlock = bytes.subarray(start + split - 16, start + split);
+    const decipher = crypto.createDecipheriv('aes-128-cbc', job.encKey, ivBlock).setAutoPadding(false);
+    const plain = decipher.update(bytes.subarray(start + split, start + job.ciphertextLength));
+    decipher.final();
+    const pad = plain[plain.length - 1]!;
+    let padOk = pad >= 1 && pad <= 16 && pad <= plain.length;
+    for (let i = plain.length - pad; padOk && i < plain.length; i++) padOk = plain[i] === pad;
+    if (!padOk) {
+      ctrl[SLOT.tailStatus] = TAIL.badPadding;
+      return;
+    }
+    const end = plain.length - pad;
+    // The base64 text starts at payload offset 9 ('{"file":"'); this half's groups start at the
+    // first multiple of 4 from there, and the 0-3 characters before it go to the codec thread.
+    const carry = (4 - ((split - 9) % 4)) % 4;
+    if (end < carry + 2 || plain[end - 2] !== 0x22 || plain[end - 1] !== 0x7d) {
+      ctrl[SLOT.tailStatus] = TAIL.irregular;
+      return;
+    }
+    for (let i = 0; i < carry; i++) bytes[k.CARRY_OFFSET + i] = plain[i]!;
+    ctrl[SLOT.carryLength] = carry;
+    const text = plain.toString('latin1', carry, end - 2);
+    const length = text.length;
+    let data = length;
+    if (length > 0 && text.charCodeAt(length - 1) === 61) data -= text.charCodeAt(length - 2) === 61 ? 2 : 1;
+    const firstPad = text.indexOf('=');
+    const rest = data % 4;
+    const last = rest === 0 ? 0 : text.charCodeAt(data - 1);
+    const lastValue = last < 128 ? STD[last]! : -1;
+    const out = start + Math.ceil(job.ciphertextLength / 8) * 8;
+    const written = bytes.write(text, out, 'base64');
+    if (
+      length % 4 !== 0 ||
+      written !== Math.floor((data * 3) / 4) ||
+      (firstPad !== -1 && firstPad < data) ||
+      text.indexOf('"') !== -1 ||
+      text.indexOf('\\') !== -1 ||
+      text.indexOf('-') !== -1 ||
+      text.indexOf('_') !== -1 ||
+      (rest !== 0 && (lastValue < 0 || (lastValue & (rest === 2 ? 15 : 3)) !== 0))
+    ) {
+      ctrl[SLOT.tailStatus] = TAIL.irregular;
+      return;
+    }
+    ctrl[SLOT.tailBytes] = written;
+    ctrl[SLOT.tailStatus] = TAIL.ok;
+  };
+
+  const run = (job: Job): void => {
+    const ctrl = new Int32Array(job.buffer, 0, k.SLOTS);
+    const bytes = Buf.from(job.buffer);
+    const total = job.ciphertextLength;
+    const mac = crypto.createHmac('sha256', job.macKey).update(job.aad).update(job.iv);
+    let done = 0;
+    while (done < total) {
+      const available = waitFor(ctrl, SLOT.available, (value) => value > done);
+      if (available <= done) return; // stopped, or abandoned
+      mac.update(bytes.subarray(k.DATA_OFFSET + done, k.DATA_OFFSET + available));
+      done = available;
+    }
+    const bits = job.aad.length * 8;
+    const al = Buf.alloc(8);
+    al.writeUInt32BE(Math.floor(bits / 0x100000000), 0);
+    al.writeUInt32BE(bits % 0x100000000, 4);
+    mac.update(al).digest().copy(bytes, k.DIGEST_OFFSET);
+    Atomics.store(ctrl, SLOT.macDone, 1);
+    Atomics.notify(ctrl, SLOT.macDone);
+    if (job.kind !== 'open') return;
+    const command = waitFor(ctrl, SLOT.command, (value) => value !== COMMAND.none);
+    if (command === COMMAND.decryptTail) {
+      try {
+        decodeTail(job, ctrl, bytes);
+      } catch {
+        ctrl[SLOT.tailStatus] = TAIL.irregular;
+      }
+    }
+  };
+
+  port.on('message', (job: Job) => {
+    const ctrl = new Int32Array(job.buffer, 0, k.SLOTS);
+    try {
+      run(job);
+    } finally {
+      Atomics.store(ctrl, SLOT.finished, job.id);
+      Atomics.notify(ctrl, SLOT.finished);
+    }
+  });
+  port.postMessage('ready');
+}
+
+/** The worker's source text, for `new Worker(code, { eval: true })` (no file to locate from dist/). */
+export function workerSource(): string {
+  const constants: Constants = { SLOT, COMMAND, TAIL, SLOTS, DIGEST_OFFSET, CARRY_OFFSET, DATA_OFFSET };
+  return `(${workerMain.toString()})(require('node:worker_threads').parentPort, require('node:crypto'), require('node:buffer').Buffer, ${JSON.stringify(constants)});`;
+}
