@@ -18,7 +18,7 @@ export const URL_VALUES = new Int8Array(128).fill(-1);
 for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].entries()) {
   URL_VALUES[c.charCodeAt(0)] = i;
 }
-const STD_VALUES = new Int8Array(128).fill(-1);
+export const STD_VALUES = new Int8Array(128).fill(-1);
 for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].entries()) {
   STD_VALUES[c.charCodeAt(0)] = i;
 }

@@ -1,10 +1,18 @@
 import { Buffer } from 'node:buffer';
+import * as crypto from 'node:crypto';
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { PreparedKey } from '../backend/types.js';
 import { aadLengthBlock, TAG_BYTES } from '../cbc-hmac.js';
-import { base64UrlErrors, isAscii, trailingBitsClear, URL_VALUES } from '../encoding/node-base64.js';
+import {
+  base64UrlErrors,
+  isAscii,
+  STD_VALUES,
+  trailingBitsClear,
+  URL_VALUES,
+} from '../encoding/node-base64.js';
 import { decryptionFailed } from '../errors.js';
+import { decodeFilePart } from './file-part.js';
 import {
   CARRY_OFFSET,
   COMMAND,
@@ -54,6 +62,8 @@ const PIECE = 256 * 1024;
 /** Keep the shared buffer between calls up to this size; larger calls get a fresh one. */
 const KEEP_BUFFER = 8 * 1024 * 1024;
 const MAX_STARTS = 3;
+/** The share of a file payload's blocks this thread decrypts and decodes; the worker does the rest. */
+const SPLIT = 0.5;
 
 type State = 'none' | 'starting' | 'ready' | 'off';
 let state: State = 'none';
@@ -173,7 +183,7 @@ function beginJob(
   const helper = readyWorker();
   if (!helper) return undefined;
   let size = outputOffset(ciphertextLength);
-  if (payload === 'file') size += Math.ceil((ciphertextLength * 3) / 4) + 16;
+  if (payload === 'file') size += Math.ceil((ciphertextLength * 3) / 4) + 24;
   let buffer = kept;
   kept = undefined;
   if (buffer === undefined || buffer.byteLength < size) buffer = new SharedArrayBuffer(size);
@@ -219,6 +229,8 @@ function unpad(block: Buffer): Buffer {
 }
 
 const FILE_PREFIX = Buffer.from('{"file":"', 'latin1');
+/** Decrypted-and-copied piece size for raw payloads (see file-part.ts on why pieces). */
+const COPY_PIECE = 64 * 1024;
 
 /**
  * The steps after the MAC, as methods of one object so that tests can watch their order: nothing
@@ -228,23 +240,45 @@ export const parallelSteps = {
   compare(expected: Uint8Array, tag: Uint8Array): boolean {
     return expected.length === tag.length && timingSafeEqual(expected, tag);
   },
-  /** The whole plaintext, decrypted and unpadded on this thread, in ordinary memory. */
-  decryptAll(key: NodeKey, iv: Uint8Array, ciphertext: Uint8Array): Buffer {
+  /** The whole plaintext, decrypted and unpadded on this thread into `out` (ordinary memory). */
+  decryptAll(key: NodeKey, iv: Uint8Array, ciphertext: Uint8Array, out: Buffer): Buffer {
     const decipher = createDecipheriv('aes-128-cbc', key.encKey, iv).setAutoPadding(false);
-    const blocks = decipher.update(ciphertext);
-    decipher.final();
-    return unpad(blocks);
+    for (let at = 0; at < ciphertext.length; at += COPY_PIECE) {
+      decipher.update(ciphertext.subarray(at, at + COPY_PIECE)).copy(out, at);
+    }
+    return unpad(out.subarray(0, ciphertext.length));
   },
   /** Tells the worker to decrypt blocks from `split` on and decode their base64. */
-  startTail(lane: Lane, split: number): void {
+  startTail(lane: Lane, split: number, outputShift: number): void {
     Atomics.store(lane.ctrl, SLOT.splitBlock, split);
+    Atomics.store(lane.ctrl, SLOT.outputShift, outputShift);
     lane.command(COMMAND.decryptTail);
   },
-  /** The first `split` blocks, decrypted on this thread (no padding there). */
-  decryptHead(key: NodeKey, iv: Uint8Array, ciphertext: Uint8Array): Buffer {
-    return createDecipheriv('aes-128-cbc', key.encKey, iv).setAutoPadding(false).update(ciphertext);
+  /** Decrypts whole blocks on this thread, `chain` being the IV or the block before them. */
+  decryptBlocks(key: NodeKey, chain: Uint8Array, ciphertext: Uint8Array): Buffer {
+    return createDecipheriv('aes-128-cbc', key.encKey, chain).setAutoPadding(false).update(ciphertext);
+  },
+  /** This thread's half of a file payload: decrypts and decodes blocks [0, split) into `out`. */
+  decodeHead(key: NodeKey, iv: Uint8Array, ciphertext: Uint8Array, textLength: number, out: Buffer): number {
+    return decodeFilePart({
+      crypto,
+      std: STD_VALUES,
+      encKey: key.encKey,
+      iv,
+      ciphertext,
+      skip: FILE_PREFIX.length,
+      textLength,
+      last: false,
+      out,
+      at: 0,
+    });
   },
 };
+
+/** Memory for the result, touched once so that its page faults happen while the worker MACs. */
+function prefaulted(length: number): Buffer {
+  return Buffer.allocUnsafeSlow(length).fill(0);
+}
 
 function seal(
   prepared: PreparedKey,
@@ -260,9 +294,13 @@ function seal(
     const { bytes } = lane;
     const cipher = createCipheriv('aes-128-cbc', key.encKey, iv);
     let written = 0;
-    for (let at = 0, piece = FIRST_PIECE; at < plaintext.length; at += piece, piece = PIECE) {
-      written += cipher.update(plaintext.subarray(at, at + piece)).copy(bytes, DATA_OFFSET + written);
-      lane.publish(written);
+    let published = 0;
+    for (let at = 0; at < plaintext.length; at += COPY_PIECE) {
+      written += cipher.update(plaintext.subarray(at, at + COPY_PIECE)).copy(bytes, DATA_OFFSET + written);
+      if (written - published >= PIECE || published === 0) {
+        lane.publish(written);
+        published = written;
+      }
     }
     written += cipher.final().copy(bytes, DATA_OFFSET + written);
     lane.publish(written);
@@ -296,43 +334,57 @@ function decodeCiphertext(lane: Lane, text: string): void {
   if (!trailingBitsClear(text, length, URL_VALUES)) throw base64UrlErrors.trailingBits(CIPHERTEXT);
 }
 
-/** The canonical file payload's bytes, or undefined for anything else (the caller then parses it). */
-function openFile(lane: Lane, key: NodeKey, iv: Uint8Array, ciphertext: Buffer): Buffer | undefined {
+/**
+ * The canonical file payload's bytes, decoded on both threads, or undefined for anything else
+ * (the caller then decrypts on this thread and parses as on one thread).
+ */
+function openFile(
+  lane: Lane,
+  key: NodeKey,
+  iv: Uint8Array,
+  ciphertext: Buffer,
+  out: Buffer,
+): Buffer | undefined {
   const blocks = ciphertext.length / 16;
   // This thread also copies the worker's output, so it takes a little less than half.
-  const split = Math.max(2, Math.floor(blocks * 0.45));
-  parallelSteps.startTail(lane, split);
-  const head = parallelSteps.decryptHead(key, iv, ciphertext.subarray(0, split * 16));
-  if (head.compare(FILE_PREFIX, 0, FILE_PREFIX.length, 0, FILE_PREFIX.length) !== 0) return undefined;
-  const text = head.toString('latin1', FILE_PREFIX.length);
-  const rest = text.length % 4;
-  const aligned = text.length - rest;
-  if (
-    text.indexOf('"') !== -1 ||
-    text.indexOf('\\') !== -1 ||
-    text.indexOf('-') !== -1 ||
-    text.indexOf('_') !== -1 ||
-    text.indexOf('=') !== -1
-  ) {
-    return undefined;
-  }
-  // An upper bound: the payload has at least one padding byte and 11 bytes of JSON around the base64.
-  const out = Buffer.allocUnsafeSlow(Math.floor((ciphertext.length - 12) / 4) * 3);
-  const headBytes = (aligned / 4) * 3;
-  if (out.write(text.slice(0, aligned), 0, headBytes, 'base64') !== headBytes) return undefined;
+  const split = Math.min(blocks - 3, Math.floor(blocks * SPLIT));
+  if (split < 2) return undefined;
+  const headText = split * 16 - FILE_PREFIX.length;
+  const rest = headText % 4;
+  const tailAt = ((headText - rest) / 4) * 3 + (rest > 0 ? 3 : 0);
+  parallelSteps.startTail(lane, split, tailAt % 8);
+  const first = parallelSteps.decryptBlocks(key, iv, ciphertext.subarray(0, 16));
+  if (first.compare(FILE_PREFIX, 0, FILE_PREFIX.length, 0, FILE_PREFIX.length) !== 0) return undefined;
+  const headBytes = parallelSteps.decodeHead(
+    key,
+    iv,
+    ciphertext.subarray(0, split * 16),
+    headText - rest,
+    out,
+  );
+  if (headBytes < 0) return undefined;
+  const lastHead = parallelSteps.decryptBlocks(
+    key,
+    ciphertext.subarray(split * 16 - 32, split * 16 - 16),
+    ciphertext.subarray(split * 16 - 16, split * 16),
+  );
   if (!lane.finish()) return undefined;
   const status = lane.ctrl[SLOT.tailStatus];
   if (status === TAIL.badPadding) throw decryptionFailed();
   if (status !== TAIL.ok) return undefined;
   let at = headBytes;
   const carry = lane.ctrl[SLOT.carryLength]!;
+  if (rest + carry !== (rest === 0 ? 0 : 4)) return undefined;
   if (rest > 0) {
-    const group = text.slice(aligned) + lane.bytes.toString('latin1', CARRY_OFFSET, CARRY_OFFSET + carry);
-    if (group.length !== 4 || /[-_]/.test(group) || out.write(group, at, 3, 'base64') !== 3) return undefined;
+    const group =
+      lastHead.toString('latin1', 16 - rest) +
+      lane.bytes.toString('latin1', CARRY_OFFSET, CARRY_OFFSET + carry);
+    if (/[-_]/.test(group) || out.write(group, at, 3, 'base64') !== 3) return undefined;
     at += 3;
-  } else if (carry !== 0) return undefined;
+  }
   const tailBytes = lane.ctrl[SLOT.tailBytes]!;
-  const from = outputOffset(ciphertext.length);
+  if (at !== tailAt) return undefined;
+  const from = outputOffset(ciphertext.length) + (at % 8);
   at += lane.bytes.copy(out, at, from, from + tailBytes);
   return out.subarray(0, at);
 }
@@ -353,18 +405,22 @@ function open(
   try {
     decodeCiphertext(lane, text);
     const ciphertext = lane.bytes.subarray(DATA_OFFSET, DATA_OFFSET + ciphertextLength);
+    // An upper bound for the file bytes: at least one padding byte and 11 bytes of JSON framing.
+    const fileBound = Math.max(0, Math.floor((ciphertextLength - 12) / 4) * 3);
+    const out = prefaulted(file ? fileBound : ciphertextLength);
     const workerMac = lane.mac();
     const mac = workerMac ?? macHere(key, aad, iv, ciphertext);
     const authentic = tag.length === TAG_BYTES && parallelSteps.compare(mac.subarray(0, TAG_BYTES), tag);
     if (!authentic || ciphertextLength === 0 || ciphertextLength % 16 !== 0) throw decryptionFailed();
-    if (file && workerMac && ciphertextLength >= 64) {
-      const bytes = openFile(lane, key, iv, ciphertext);
+    if (file && workerMac) {
+      const bytes = openFile(lane, key, iv, ciphertext, out);
       if (bytes) return { bytes, file: true };
     }
     lane.finish();
     // Everything else (raw payloads, and any file payload that is not in the canonical shape,
     // which the caller parses exactly as on one thread) is decrypted here, in ordinary memory.
-    return { bytes: parallelSteps.decryptAll(key, iv, ciphertext), file: false };
+    const whole = file ? Buffer.allocUnsafeSlow(ciphertextLength) : out;
+    return { bytes: parallelSteps.decryptAll(key, iv, ciphertext, whole), file: false };
   } finally {
     lane.finish();
   }

@@ -22,6 +22,11 @@ export const SLOT = {
   tailBytes: 6,
   /** Characters of the worker's half that belong to the codec thread's last base64 group. */
   carryLength: 7,
+  /**
+   * Where in its 8-byte word the worker starts its output: the same as the codec thread's
+   * destination, because copying out of shared memory at mismatched alignments goes byte by byte.
+   */
+  outputShift: 8,
 } as const;
 
 export const COMMAND = { none: 0, stop: 1, decryptTail: 2 } as const;

@@ -1,6 +1,7 @@
 import type { Buffer as NodeBuffer } from 'node:buffer';
 import type * as NodeCrypto from 'node:crypto';
 import type { MessagePort } from 'node:worker_threads';
+import { decodeFilePart as decodeFilePartHere } from './file-part.js';
 import {
   CARRY_OFFSET,
   COMMAND,
@@ -33,6 +34,7 @@ function workerMain(
   crypto: typeof NodeCrypto,
   Buf: typeof NodeBuffer,
   k: Constants,
+  decodeFilePart: typeof decodeFilePartHere,
 ): void {
   const { SLOT, COMMAND, TAIL } = k;
   const WAIT_MS = 1000;
@@ -54,49 +56,47 @@ function workerMain(
 
   /** Decrypts blocks [split, end), checks the padding and decodes the canonical file payload's base64. */
   const decodeTail = (job: Job, ctrl: Int32Array, bytes: NodeBuffer): void => {
-    const split = Atomics.load(ctrl, SLOT.splitBlock) * 16;
     const start = k.DATA_OFFSET;
-    const ivBlock = bytes.subarray(start + split - 16, start + split);
-    const decipher = crypto.createDecipheriv('aes-128-cbc', job.encKey, ivBlock).setAutoPadding(false);
-    const plain = decipher.update(bytes.subarray(start + split, start + job.ciphertextLength));
-    decipher.final();
-    const pad = plain[plain.length - 1]!;
-    let padOk = pad >= 1 && pad <= 16 && pad <= plain.length;
-    for (let i = plain.length - pad; padOk && i < plain.length; i++) padOk = plain[i] === pad;
+    const split = Atomics.load(ctrl, SLOT.splitBlock) * 16;
+    const length = job.ciphertextLength;
+    const block = (offset: number) => bytes.subarray(start + offset, start + offset + 16);
+    const decrypt = (offset: number, blocks: number) =>
+      crypto
+        .createDecipheriv('aes-128-cbc', job.encKey, block(offset - 16))
+        .setAutoPadding(false)
+        .update(bytes.subarray(start + offset, start + offset + blocks * 16));
+    // The last two blocks first: the padding, and the '"}' that closes the payload.
+    const end = decrypt(length - 32, 2);
+    const pad = end[31]!;
+    let padOk = pad >= 1 && pad <= 16;
+    for (let i = 32 - pad; padOk && i < 32; i++) padOk = end[i] === pad;
     if (!padOk) {
       ctrl[SLOT.tailStatus] = TAIL.badPadding;
       return;
     }
-    const end = plain.length - pad;
     // The base64 text starts at payload offset 9 ('{"file":"'); this half's groups start at the
     // first multiple of 4 from there, and the 0-3 characters before it go to the codec thread.
     const carry = (4 - ((split - 9) % 4)) % 4;
-    if (end < carry + 2 || plain[end - 2] !== 0x22 || plain[end - 1] !== 0x7d) {
+    const textEnd = length - pad - 2 - split;
+    if (end[30 - pad] !== 0x22 || end[31 - pad] !== 0x7d || textEnd < carry) {
       ctrl[SLOT.tailStatus] = TAIL.irregular;
       return;
     }
-    for (let i = 0; i < carry; i++) bytes[k.CARRY_OFFSET + i] = plain[i]!;
+    decrypt(split, 1).copy(bytes, k.CARRY_OFFSET, 0, carry);
     ctrl[SLOT.carryLength] = carry;
-    const text = plain.toString('latin1', carry, end - 2);
-    const length = text.length;
-    let data = length;
-    if (length > 0 && text.charCodeAt(length - 1) === 61) data -= text.charCodeAt(length - 2) === 61 ? 2 : 1;
-    const firstPad = text.indexOf('=');
-    const rest = data % 4;
-    const last = rest === 0 ? 0 : text.charCodeAt(data - 1);
-    const lastValue = last < 128 ? STD[last]! : -1;
-    const out = start + Math.ceil(job.ciphertextLength / 8) * 8;
-    const written = bytes.write(text, out, 'base64');
-    if (
-      length % 4 !== 0 ||
-      written !== Math.floor((data * 3) / 4) ||
-      (firstPad !== -1 && firstPad < data) ||
-      text.indexOf('"') !== -1 ||
-      text.indexOf('\\') !== -1 ||
-      text.indexOf('-') !== -1 ||
-      text.indexOf('_') !== -1 ||
-      (rest !== 0 && (lastValue < 0 || (lastValue & (rest === 2 ? 15 : 3)) !== 0))
-    ) {
+    const written = decodeFilePart({
+      crypto,
+      std: STD,
+      encKey: job.encKey,
+      iv: block(split - 16),
+      ciphertext: bytes.subarray(start + split, start + length),
+      skip: carry,
+      textLength: textEnd - carry,
+      last: true,
+      out: bytes,
+      at: start + Math.ceil(length / 8) * 8 + Atomics.load(ctrl, SLOT.outputShift),
+    });
+    if (written < 0) {
       ctrl[SLOT.tailStatus] = TAIL.irregular;
       return;
     }
@@ -149,5 +149,5 @@ function workerMain(
 /** The worker's source text, for `new Worker(code, { eval: true })` (no file to locate from dist/). */
 export function workerSource(): string {
   const constants: Constants = { SLOT, COMMAND, TAIL, SLOTS, DIGEST_OFFSET, CARRY_OFFSET, DATA_OFFSET };
-  return `(${workerMain.toString()})(require('node:worker_threads').parentPort, require('node:crypto'), require('node:buffer').Buffer, ${JSON.stringify(constants)});`;
+  return `(${workerMain.toString()})(require('node:worker_threads').parentPort, require('node:crypto'), require('node:buffer').Buffer, ${JSON.stringify(constants)}, ${decodeFilePartHere.toString()});`;
 }
