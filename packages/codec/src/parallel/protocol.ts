@@ -10,26 +10,25 @@ export const SLOT = {
   available: 0,
   /** 0 while the worker MACs, 1 once the digest is written. */
   macDone: 1,
-  /** The codec thread's order after the MAC: 0 none yet, 1 stop, 2 decrypt the second half. */
+  /**
+   * The codec thread's word on the job: 0 none yet, 1 stop, 2 the ciphertext text is valid
+   * base64url, so the worker may decrypt its half of a file payload once its own constant-time
+   * tag check has passed.
+   */
   command: 2,
   /** The id of the last job the worker finished (it touches the buffer no more after that). */
   finished: 3,
-  /** First ciphertext block the worker decrypts (command 2). */
-  splitBlock: 4,
+  /** 1 once the worker has verified the tag and starts decrypting its half (for tests). */
+  tailStarted: 4,
   /** The worker's second-half outcome: see TAIL. */
   tailStatus: 5,
   /** Bytes the worker wrote at OUTPUT_OFFSET(ciphertext length). */
   tailBytes: 6,
   /** Characters of the worker's half that belong to the codec thread's last base64 group. */
   carryLength: 7,
-  /**
-   * Where in its 8-byte word the worker starts its output: the same as the codec thread's
-   * destination, because copying out of shared memory at mismatched alignments goes byte by byte.
-   */
-  outputShift: 8,
 } as const;
 
-export const COMMAND = { none: 0, stop: 1, decryptTail: 2 } as const;
+export const COMMAND = { none: 0, stop: 1, go: 2 } as const;
 
 /** Second-half outcomes. `irregular`: not the canonical file payload; the caller takes the slow path. */
 export const TAIL = { ok: 1, badPadding: 2, irregular: 3 } as const;
@@ -44,6 +43,12 @@ export const outputOffset = (ciphertextLength: number) => DATA_OFFSET + Math.cei
 
 /** The message that starts a job. Keys travel by message, never through the shared buffer. */
 export interface Job {
+  /** For file payloads: the tag to verify, the first block of the worker's half, and where in its
+   * 8-byte word its output starts (the codec thread's destination's, because copying out of
+   * shared memory at mismatched alignments goes byte by byte). */
+  tag: Uint8Array;
+  splitBlock: number;
+  outputShift: number;
   id: number;
   kind: 'seal' | 'open';
   /** 'file': the plaintext is `{"file":"<base64>"}` and the worker decodes its half's base64. */

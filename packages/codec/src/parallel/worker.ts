@@ -57,7 +57,7 @@ function workerMain(
   /** Decrypts blocks [split, end), checks the padding and decodes the canonical file payload's base64. */
   const decodeTail = (job: Job, ctrl: Int32Array, bytes: NodeBuffer): void => {
     const start = k.DATA_OFFSET;
-    const split = Atomics.load(ctrl, SLOT.splitBlock) * 16;
+    const split = job.splitBlock * 16;
     const length = job.ciphertextLength;
     const block = (offset: number) => bytes.subarray(start + offset, start + offset + 16);
     const decrypt = (offset: number, blocks: number) =>
@@ -94,7 +94,7 @@ function workerMain(
       textLength: textEnd - carry,
       last: true,
       out: bytes,
-      at: start + Math.ceil(length / 8) * 8 + Atomics.load(ctrl, SLOT.outputShift),
+      at: start + Math.ceil(length / 8) * 8 + job.outputShift,
     });
     if (written < 0) {
       ctrl[SLOT.tailStatus] = TAIL.irregular;
@@ -120,17 +120,22 @@ function workerMain(
     const al = Buf.alloc(8);
     al.writeUInt32BE(Math.floor(bits / 0x100000000), 0);
     al.writeUInt32BE(bits % 0x100000000, 4);
-    mac.update(al).digest().copy(bytes, k.DIGEST_OFFSET);
+    const digest = mac.update(al).digest();
+    digest.copy(bytes, k.DIGEST_OFFSET);
     Atomics.store(ctrl, SLOT.macDone, 1);
     Atomics.notify(ctrl, SLOT.macDone);
-    if (job.kind !== 'open') return;
+    if (job.kind !== 'open' || job.payload !== 'file' || job.splitBlock === 0) return;
+    // Verify before decrypting, here too: the codec thread checks the same tag independently
+    // before it decrypts its own half, and it has told us that the text was valid base64url.
+    const tag = job.tag;
+    const authentic = tag.length === 16 && crypto.timingSafeEqual(digest.subarray(0, 16), tag);
     const command = waitFor(ctrl, SLOT.command, (value) => value !== COMMAND.none);
-    if (command === COMMAND.decryptTail) {
-      try {
-        decodeTail(job, ctrl, bytes);
-      } catch {
-        ctrl[SLOT.tailStatus] = TAIL.irregular;
-      }
+    if (!authentic || command !== COMMAND.go) return;
+    ctrl[SLOT.tailStarted] = 1;
+    try {
+      decodeTail(job, ctrl, bytes);
+    } catch {
+      ctrl[SLOT.tailStatus] = TAIL.irregular;
     }
   };
 
