@@ -1,9 +1,12 @@
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CompactEncrypt, FlattenedEncrypt } from 'jose';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { nodeBackend } from '../src/backend/node.js';
 import { bindCodec } from '../src/codec.js';
 import * as codec from '../src/index.node.js';
@@ -362,24 +365,13 @@ describe('the worker never keeps a process alive', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       const back = await codec.decryptFile(await codec.encryptFile(file, key), key);
       if (!Buffer.from(back).equals(file) || !Buffer.from(await codec.decryptFile(envelope, key)).equals(file)) process.exit(3);
-      console.log('ok');
+      // The diagnostic report lists the process's worker threads: the helper must be one of them.
+      const workers = process.report.getReport().workers.length;
+      console.log(workers > 0 ? 'worker ok' : 'ok');
     })();`;
 
-  it.each([
-    ['CommonJS', `const codec = require(${JSON.stringify(`${dist}index.node.cjs`)});`],
-    [
-      'ES module',
-      `const { createRequire } = await import('node:module'); const require = createRequire(import.meta.url); const codec = await import(${JSON.stringify(`${dist}index.node.js`)});`,
-    ],
-  ])('a %s process that used it exits with code 0 on its own', async (_name, load) => {
-    const esm = load.includes('import(');
-    const child = spawn(
-      process.execPath,
-      [esm ? '--input-type=module' : '--input-type=commonjs', '-e', script(load)],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+  const run = (args: string[]) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (chunk) => {
       out += chunk;
@@ -387,17 +379,48 @@ describe('the worker never keeps a process alive', () => {
     child.stderr.on('data', (chunk) => {
       out += chunk;
     });
-    const code = await new Promise<number | null>((resolve) => {
+    return new Promise<{ code: number | null; out: string }>((resolve) => {
       const timer = setTimeout(() => {
         child.kill();
-        resolve(null);
+        resolve({ code: null, out });
       }, 20_000);
-      child.on('exit', (exitCode) => {
+      child.on('exit', (code) => {
         clearTimeout(timer);
-        resolve(exitCode);
+        resolve({ code, out: out.trim() });
       });
     });
-    expect(out.trim()).toBe('ok');
+  };
+
+  /** Writes the child's program to a file (the diagnostic report lists no workers under `-e`). */
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+  const programFile = async (name: string, load: string) => {
+    const dir = await mkdtemp(join(tmpdir(), 'jwe-parallel-'));
+    dirs.push(dir);
+    const path = join(dir, name);
+    await writeFile(path, script(load));
+    return path;
+  };
+  const cjs = `const codec = require(${JSON.stringify(`${dist}index.node.cjs`)});`;
+  const esm = `import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); const codec = await import(${JSON.stringify(`${dist}index.node.js`)});`;
+
+  it('where no worker may start (the permission model), large calls run on one thread', async () => {
+    const flag = process.allowedNodeEnvironmentFlags.has('--permission')
+      ? '--permission'
+      : '--experimental-permission';
+    const { code, out } = await run([flag, '--allow-fs-read=*', await programFile('child.cjs', cjs)]);
+    expect(out.split('\n').at(-1)).toBe('ok'); // no worker thread, same results
+    expect(code).toBe(0);
+  });
+
+  it.each([
+    ['CommonJS', 'child.cjs', cjs],
+    ['ES module', 'child.mjs', esm],
+  ])('a %s process that used it exits with code 0 on its own', async (_name, file, load) => {
+    const { code, out } = await run([await programFile(file, load)]);
+    expect(out).toBe('worker ok');
     expect(code).toBe(0);
   });
 });

@@ -10,7 +10,7 @@ import { invalid } from '../errors.js';
  * absent, and the last character must carry no trailing bits.
  */
 
-export function isAscii(text: string): boolean {
+function isAscii(text: string): boolean {
   return Buffer.byteLength(text, 'utf8') === text.length;
 }
 
