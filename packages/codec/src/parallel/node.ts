@@ -16,10 +16,8 @@ import {
   outputOffset,
   SLOT,
   SLOTS,
-  type StreamReply,
   TAIL,
 } from './protocol.js';
-import type { StreamWorkerLink, StreamWorkerPort } from './stream-mac.js';
 import type { ParallelCrypto } from './types.js';
 import { workerSource } from './worker.js';
 
@@ -80,20 +78,14 @@ function startWorker(): void {
   starts++;
   try {
     const created = new Worker(workerSource(), { eval: true, name: 'jwe-transport codec' });
+    created.unref();
     worker = created;
     state = 'starting';
-    created.on('message', (message: 'ready' | StreamReply) => {
-      if (worker !== created) return;
-      if (message === 'ready') {
-        state = 'ready';
-        for (const waiter of waiters.splice(0)) waiter(streamPort);
-      } else streamListeners.get(message.id)?.reply(message);
+    created.once('message', (message) => {
+      if (worker === created && message === 'ready') state = 'ready';
     });
     created.on('error', () => dropWorker(created));
     created.once('exit', () => dropWorker(created));
-    // Last: a 'message' listener refs the worker's port again, and the worker must never keep
-    // the process alive, except while a stream waits for it (see `hold`).
-    if (holds === 0) created.unref();
   } catch {
     state = 'off';
   }
@@ -105,52 +97,7 @@ function dropWorker(which: Worker | undefined): void {
   kept = undefined; // the old worker may still hold it
   state = starts >= MAX_STARTS ? 'off' : 'none';
   void which.terminate().catch(() => {});
-  // Streams whose MACs were on it cannot finish; streams waiting for it go on here.
-  const stopped = new Error("The codec's helper thread stopped during a streaming call; retry it.");
-  for (const listener of streamListeners.values()) listener.fail(stopped);
-  streamListeners.clear();
-  for (const waiter of waiters.splice(0)) waiter(undefined);
 }
-
-const streamListeners = new Map<
-  number,
-  { reply: (message: StreamReply) => void; fail: (error: Error) => void }
->();
-const waiters: Array<(port: StreamWorkerPort | undefined) => void> = [];
-
-const streamPort: StreamWorkerPort = {
-  post(message, transfer) {
-    worker?.postMessage(message, transfer);
-  },
-  listen(id, reply, fail) {
-    streamListeners.set(id, { reply, fail });
-  },
-  forget(id) {
-    streamListeners.delete(id);
-  },
-};
-
-/** Streams waiting for an answer from the worker; while there are any, it keeps the process alive. */
-let holds = 0;
-
-/** The worker for streams (stream-mac.ts): started on demand like the one-shot path's. */
-export const streamWorkerLink: StreamWorkerLink = {
-  hold() {
-    if (holds++ === 0) worker?.ref();
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      if (--holds === 0) worker?.unref();
-    };
-  },
-  ready: () => (readyWorker() ? streamPort : undefined),
-  whenReady() {
-    if (readyWorker()) return Promise.resolve(streamPort);
-    if (state === 'off') return Promise.resolve(undefined);
-    return new Promise((resolve) => waiters.push(resolve));
-  },
-};
 
 function readyWorker(): Worker | undefined {
   if (state === 'ready') return worker;

@@ -60,15 +60,3 @@ export interface Job {
   iv: Uint8Array;
   ciphertextLength: number;
 }
-
-/** Streaming (parallel/stream-mac.ts): HMACs of a stream on the worker, batch by batch. */
-export type StreamMessage =
-  | { type: 'stream-open'; id: number; macKey: Uint8Array; aads: Uint8Array[]; iv: Uint8Array }
-  | { type: 'stream-data'; id: number; buffer: ArrayBuffer; length: number }
-  | { type: 'stream-close'; id: number }
-  | { type: 'stream-abort'; id: number };
-
-/** The worker's answers: each batch comes back (by transfer) once MACed, then the digests. */
-export type StreamReply =
-  | { type: 'stream-ack'; id: number; buffer: ArrayBuffer }
-  | { type: 'stream-digests'; id: number; digests: Uint8Array[] };

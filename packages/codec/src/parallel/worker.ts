@@ -10,8 +10,6 @@ import {
   type Job,
   SLOT,
   SLOTS,
-  type StreamMessage,
-  type StreamReply,
   TAIL,
 } from './protocol.js';
 
@@ -45,14 +43,6 @@ function workerMain(
   const STD = new Int8Array(128).fill(-1);
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
   for (let i = 0; i < 64; i++) STD[alphabet.charCodeAt(i)] = i;
-
-  /** AL: the AAD length in bits, 64-bit big-endian. */
-  const lengthBlock = (aadLength: number): NodeBuffer => {
-    const al = Buf.alloc(8);
-    al.writeUInt32BE(Math.floor(aadLength / 0x20000000), 0);
-    al.writeUInt32BE((aadLength % 0x20000000) * 8, 4);
-    return al;
-  };
 
   const waitFor = (ctrl: Int32Array, slot: number, done: (value: number) => boolean): number => {
     const until = Date.now() + GIVE_UP_MS;
@@ -126,7 +116,11 @@ function workerMain(
       mac.update(bytes.subarray(k.DATA_OFFSET + done, k.DATA_OFFSET + available));
       done = available;
     }
-    const digest = mac.update(lengthBlock(job.aad.length)).digest();
+    const bits = job.aad.length * 8;
+    const al = Buf.alloc(8);
+    al.writeUInt32BE(Math.floor(bits / 0x100000000), 0);
+    al.writeUInt32BE(bits % 0x100000000, 4);
+    const digest = mac.update(al).digest();
     digest.copy(bytes, k.DIGEST_OFFSET);
     Atomics.store(ctrl, SLOT.macDone, 1);
     Atomics.notify(ctrl, SLOT.macDone);
@@ -145,38 +139,7 @@ function workerMain(
     }
   };
 
-  const streams = new Map<number, { macs: NodeCrypto.Hmac[]; aads: Uint8Array[] }>();
-  const onStream = (message: StreamMessage): void => {
-    if (message.type === 'stream-open') {
-      const { macKey, aads, iv } = message;
-      const macs = aads.map((aad) => crypto.createHmac('sha256', macKey).update(aad).update(iv));
-      streams.set(message.id, { macs, aads });
-      return;
-    }
-    const stream = streams.get(message.id);
-    if (message.type === 'stream-data') {
-      const bytes = Buf.from(message.buffer, 0, message.length);
-      for (const mac of stream?.macs ?? []) mac.update(bytes);
-      const reply: StreamReply = { type: 'stream-ack', id: message.id, buffer: message.buffer };
-      port.postMessage(reply, [message.buffer]);
-    } else if (message.type === 'stream-close') {
-      streams.delete(message.id);
-      const digests = (stream?.macs ?? []).map((mac, i) => {
-        const digest = mac.update(lengthBlock(stream!.aads[i]!.length)).digest();
-        return new Uint8Array(digest);
-      });
-      const reply: StreamReply = { type: 'stream-digests', id: message.id, digests };
-      port.postMessage(reply);
-    } else {
-      streams.delete(message.id);
-    }
-  };
-
-  port.on('message', (job: Job | StreamMessage) => {
-    if ('type' in job) {
-      onStream(job);
-      return;
-    }
+  port.on('message', (job: Job) => {
     const ctrl = new Int32Array(job.buffer, 0, k.SLOTS);
     try {
       run(job);

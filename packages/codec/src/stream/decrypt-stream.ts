@@ -43,10 +43,10 @@ export async function decryptEnvelopeStream(
   const limit = new SizeLimit(options.maxSize, mode === 'raw' ? 'plaintext' : 'file');
   const sink: Sink = await openSink(options.to);
   let spill: SpillFile | undefined;
-  let consumer: CiphertextConsumer | undefined;
   try {
     const scanner = new EnvelopeScanner();
     const members: Members = {};
+    let consumer: CiphertextConsumer | undefined;
     const base64 = new Base64StreamDecoder('base64url', 'The "ciphertext" member');
     // Decoded ciphertext goes straight to the decryptor, or to the spill file until it can.
     const take = async (ciphertext: Uint8Array) => {
@@ -89,7 +89,6 @@ export async function decryptEnvelopeStream(
       spilled: spill !== undefined,
     };
   } catch (error) {
-    consumer?.dispose();
     await sink.abort(error);
     throw error;
   } finally {

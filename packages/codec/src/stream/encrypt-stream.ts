@@ -38,25 +38,16 @@ async function* envelopeChunks(
   if (payload) first.push(seal(FILE_PAYLOAD_PREFIX));
   yield Buffer.concat(first);
 
-  let sourceDone = false;
-  try {
-    for await (const chunk of chunksOf(source, `${what}: the source`)) {
-      limit.addContent(chunk.length);
-      for (const piece of piecesOf(chunk)) {
-        const text = seal(payload ? payload.push(piece) : piece);
-        if (text.length > 0) yield text;
-      }
-      const ready = sealer.ready(); // the MAC worker's back-pressure
-      if (ready) await ready;
+  for await (const chunk of chunksOf(source, `${what}: the source`)) {
+    limit.addContent(chunk.length);
+    for (const piece of piecesOf(chunk)) {
+      const text = seal(payload ? payload.push(piece) : piece);
+      if (text.length > 0) yield text;
     }
-    sourceDone = true;
-  } finally {
-    // Failed, or cancelled by the consumer (a `return` at a yield): nothing more will be MACed.
-    if (!sourceDone) sealer.dispose();
   }
 
   const tail: Uint8Array[] = payload ? payload.end().map(seal) : [];
-  const { ciphertext: last, tag } = await sealer.final();
+  const { ciphertext: last, tag } = sealer.final();
   tail.push(ciphertext.push(last), ciphertext.end());
   let close = `","tag":"${tag.toString('base64url')}"`;
   if (options.kid !== undefined) close += `,"kid":${JSON.stringify(options.kid)}`;
