@@ -1,7 +1,8 @@
 /*
  * The shared-memory layout between the codec's thread and its helper worker (parallel/node.ts and
  * parallel/worker.ts). One SharedArrayBuffer per job: a control block of Int32 slots, a few small
- * byte fields, then the ciphertext, then room for the worker's output.
+ * byte fields, then the ciphertext. The worker writes its decoded half of a file payload over the
+ * ciphertext it has already decrypted (see tailOffset).
  */
 
 /** Int32 slot indexes in the control block. */
@@ -38,8 +39,12 @@ export const DIGEST_OFFSET = 64;
 export const CARRY_OFFSET = 96;
 export const DATA_OFFSET = 128;
 
-/** Where the worker's output starts: after the ciphertext, 8-byte aligned. */
-export const outputOffset = (ciphertextLength: number) => DATA_OFFSET + Math.ceil(ciphertextLength / 8) * 8;
+/**
+ * Where the worker writes the file bytes of its half: over its own first ciphertext blocks. Base64
+ * decodes 4 characters to 3 bytes, so the output never catches up with the blocks still to read.
+ */
+export const tailOffset = (splitBlock: number, outputShift: number) =>
+  DATA_OFFSET + splitBlock * 16 + outputShift;
 
 /** The message that starts a job. Keys travel by message, never through the shared buffer. */
 export interface Job {

@@ -94,7 +94,8 @@ function workerMain(
       textLength: textEnd - carry,
       last: true,
       out: bytes,
-      at: start + Math.ceil(length / 8) * 8 + job.outputShift,
+      // In place, over ciphertext already read: decoded bytes trail the blocks they come from.
+      at: start + split + job.outputShift,
     });
     if (written < 0) {
       ctrl[SLOT.tailStatus] = TAIL.irregular;
