@@ -24,6 +24,8 @@ import {
   resolveKey,
 } from './header-rules.js';
 import { type KeyInput, type KeyResolver, keyBytes } from './key.js';
+import { openLargeEnvelope } from './parallel/open-envelope.js';
+import type { ParallelCrypto } from './parallel/types.js';
 
 export type { HeaderSource, MissingProtectedPolicy } from './header-rules.js';
 
@@ -51,8 +53,11 @@ export interface DecryptResult {
 
 const CACHE_LIMIT = 64;
 
-/** The codec bound to one crypto back end; the package entry points bind it to node:crypto or WebCrypto. */
-export function bindCodec(backend: CryptoBackend) {
+/**
+ * The codec bound to one crypto back end; the package entry points bind it to node:crypto or
+ * WebCrypto. `parallel` (Node only) takes large envelopes onto a second thread.
+ */
+export function bindCodec(backend: CryptoBackend, parallel?: ParallelCrypto) {
   // Deriving and importing a key costs more than encrypting 1 KiB; most apps use a handful of
   // shared-key strings, so remember the prepared form of recent ones.
   const preparedByString = new Map<string, PreparedKey | Promise<PreparedKey>>();
@@ -95,11 +100,16 @@ export function bindCodec(backend: CryptoBackend) {
     return { bytes, iv };
   }
 
-  function envelopeOf(iv: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array, kid: string | undefined) {
+  function envelopeOf(
+    iv: Uint8Array,
+    ciphertext: Uint8Array | string,
+    tag: Uint8Array,
+    kid: string | undefined,
+  ): Envelope {
     const envelope: Envelope = {
       protected: PROTECTED_COMPACT,
       iv: backend.encodeBase64Url(iv),
-      ciphertext: backend.encodeBase64Url(ciphertext),
+      ciphertext: typeof ciphertext === 'string' ? ciphertext : backend.encodeBase64Url(ciphertext),
       tag: backend.encodeBase64Url(tag),
     };
     if (kid !== undefined) envelope.kid = kid;
@@ -124,7 +134,12 @@ export function bindCodec(backend: CryptoBackend) {
     }
     const { bytes, iv } = encryptInputs(plaintext, options, 'encryptSync');
     const prepared = prepare(key) as PreparedKey;
-    const { ciphertext, tag } = sealSync(sync, prepared, iv, bytes, defaultAad);
+    // Large plaintexts: two threads when available (the ciphertext comes back as base64url already).
+    const sealed =
+      parallel && bytes.length >= parallel.sealFrom
+        ? parallel.seal(prepared, iv, bytes, defaultAad)
+        : undefined;
+    const { ciphertext, tag } = sealed ?? sealSync(sync, prepared, iv, bytes, defaultAad);
     return envelopeOf(iv, ciphertext, tag, options.kid);
   }
 
@@ -157,6 +172,16 @@ export function bindCodec(backend: CryptoBackend) {
     key: KeyInput | KeyResolver,
     options: DecryptOptions = {},
   ): Promise<DecryptResult> {
+    return (await decryptAny(input, key, options, false)).result;
+  }
+
+  /** With `file`, the parallel path may also read the file payload and answer its bytes as `file`. */
+  async function decryptAny(
+    input: EnvelopeInput,
+    key: KeyInput | KeyResolver,
+    options: DecryptOptions,
+    file: boolean,
+  ): Promise<{ result: DecryptResult; file?: Uint8Array }> {
     const envelope = readEnvelope(input);
     const policy = options.missingProtected ?? 'infer';
     const hasProtected = envelope.protected !== undefined;
@@ -170,6 +195,17 @@ export function bindCodec(backend: CryptoBackend) {
     const iv = backend.decodeBase64Url(envelope.iv, 'The "iv" member');
     if (iv.length !== IV_BYTES)
       throw invalid(`The IV must be ${IV_BYTES} bytes for ${ENC}, got ${iv.length}.`);
+    if (parallel && envelope.ciphertext.length >= parallel.openFrom && (hasProtected || policy === 'rfc')) {
+      const [candidate] = protectedCandidates(envelope.protected, policy);
+      const resolve = async () => prepare(await resolveKey(key, kid, header));
+      const aad = aadBytes(candidate!, envelope.aad);
+      const opened = await openLargeEnvelope(parallel, backend, envelope, iv, aad, resolve, file);
+      if (opened) {
+        const result = { header, kid, headerSource: headerSourceOf(hasProtected, 0) };
+        if (opened.file) return { result: { plaintext: opened.bytes, ...result }, file: opened.bytes };
+        return { result: { plaintext: opened.bytes, ...result } };
+      }
+    }
     const ciphertext = backend.decodeBase64Url(envelope.ciphertext, 'The "ciphertext" member');
     const tag = backend.decodeBase64Url(envelope.tag, 'The "tag" member');
     if (envelope.aad !== undefined) backend.decodeBase64Url(envelope.aad, 'The "aad" member');
@@ -181,10 +217,12 @@ export function bindCodec(backend: CryptoBackend) {
       ? openSync(backend, backend.sync, prepared as PreparedKey, aads, iv, ciphertext, tag)
       : await open(backend, await prepared, aads, iv, ciphertext, tag);
     return {
-      plaintext,
-      header,
-      kid,
-      headerSource: headerSourceOf(hasProtected, aadIndex),
+      result: {
+        plaintext,
+        header,
+        kid,
+        headerSource: headerSourceOf(hasProtected, aadIndex),
+      },
     };
   }
 
@@ -206,7 +244,8 @@ export function bindCodec(backend: CryptoBackend) {
   }
 
   async function decryptFile(input: EnvelopeInput, key: KeyInput | KeyResolver, options?: DecryptOptions) {
-    return parseFilePayload(backend, await decrypt(input, key, options));
+    const { result, file } = await decryptAny(input, key, options ?? {}, true);
+    return file ?? parseFilePayload(backend, result.plaintext);
   }
 
   return {

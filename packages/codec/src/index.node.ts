@@ -4,6 +4,7 @@
  */
 import { nodeBackend } from './backend/node.js';
 import { bindCodec } from './codec.js';
+import { parallelCrypto } from './parallel/node.js';
 
 export * from './public.js';
 
@@ -19,6 +20,6 @@ export const {
   decryptJson,
   decryptFile,
   decryptDetailed,
-} = bindCodec(nodeBackend);
+} = bindCodec(nodeBackend, parallelCrypto);
 
 export * from './stream/node.js';

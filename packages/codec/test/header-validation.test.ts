@@ -95,7 +95,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe.each(backends)('protected header checks, $name back end', ({ codec, backend, primitives }) => {
+describe.each(backends)('protected header checks, $name back end', ({ codec, primitives }) => {
   it.each(REJECTED)('%s is refused before any crypto', async (_name, protectedText, code) => {
     const envelope = envelopeWithHeader(protectedText);
     const hmac = vi.spyOn(primitives, 'hmacSha256');

@@ -14,16 +14,16 @@ function isAscii(text: string): boolean {
   return Buffer.byteLength(text, 'utf8') === text.length;
 }
 
-const URL_VALUES = new Int8Array(128).fill(-1);
+export const URL_VALUES = new Int8Array(128).fill(-1);
 for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].entries()) {
   URL_VALUES[c.charCodeAt(0)] = i;
 }
-const STD_VALUES = new Int8Array(128).fill(-1);
+export const STD_VALUES = new Int8Array(128).fill(-1);
 for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].entries()) {
   STD_VALUES[c.charCodeAt(0)] = i;
 }
 
-function trailingBitsClear(text: string, dataLength: number, values: Int8Array): boolean {
+export function trailingBitsClear(text: string, dataLength: number, values: Int8Array): boolean {
   const rest = dataLength % 4;
   if (rest === 0) return true;
   const c = text.charCodeAt(dataLength - 1);
@@ -43,18 +43,25 @@ export function encodeBase64(bytes: Uint8Array): string {
   return toBuffer(bytes).toString('base64');
 }
 
+// The three base64url errors, shared with the two-thread decoder (parallel/node.ts).
+export const base64UrlErrors = {
+  length: (what: string, length: number) =>
+    invalid(`${what} has an impossible length for base64url (${length} characters).`),
+  alphabet: (what: string) =>
+    invalid(`${what} is not base64url: use the URL-safe alphabet without padding or whitespace.`),
+  trailingBits: (what: string) =>
+    invalid(`${what} is not canonical base64url: its last character has non-zero trailing bits.`),
+};
+
 export function decodeBase64Url(text: string, what: string): Uint8Array {
   const length = text.length;
-  if (length % 4 === 1)
-    throw invalid(`${what} has an impossible length for base64url (${length} characters).`);
+  if (length % 4 === 1) throw base64UrlErrors.length(what, length);
   const out = Buffer.from(text, 'base64url');
   const expected = Math.floor((length * 3) / 4);
   if (out.length !== expected || text.indexOf('+') !== -1 || text.indexOf('/') !== -1 || !isAscii(text)) {
-    throw invalid(`${what} is not base64url: use the URL-safe alphabet without padding or whitespace.`);
+    throw base64UrlErrors.alphabet(what);
   }
-  if (!trailingBitsClear(text, length, URL_VALUES)) {
-    throw invalid(`${what} is not canonical base64url: its last character has non-zero trailing bits.`);
-  }
+  if (!trailingBitsClear(text, length, URL_VALUES)) throw base64UrlErrors.trailingBits(what);
   return out;
 }
 

@@ -1,0 +1,71 @@
+import type { Buffer } from 'node:buffer';
+import type * as NodeCrypto from 'node:crypto';
+
+/*
+ * One thread's share of a canonical file payload `{"file":"<standard base64>"}` after its tag has
+ * verified: CBC-decrypt whole blocks and decode the base64 text they hold, in small pieces.
+ * Pieces keep every buffer and string small: a fresh megabyte buffer or string costs more in page
+ * faults and GC than the decoding itself, while 64 KiB ones come from reused memory.
+ *
+ * Both threads run this function: the codec thread imports it, and the worker gets its source text
+ * (see worker.ts), so it must not close over anything.
+ */
+
+export interface FilePart {
+  crypto: typeof NodeCrypto;
+  std: Int8Array;
+  encKey: Uint8Array;
+  /** The CBC chaining value before the first block: the IV, or the previous ciphertext block. */
+  iv: Uint8Array;
+  /** Whole blocks. */
+  ciphertext: Uint8Array;
+  /** Plaintext bytes to pass over before the text: the JSON prefix or the other thread's carry. */
+  skip: number;
+  /** Base64 characters to decode (a multiple of 4). */
+  textLength: number;
+  /** Whether the text ends the payload's base64, so that it may end in `=` padding. */
+  last: boolean;
+  out: Buffer;
+  at: number;
+}
+
+/** Returns the bytes written to `out` at `at`, or -1 when the text is not canonical base64. */
+export function decodeFilePart(part: FilePart): number {
+  const PIECE = 16 * 1024;
+  const { ciphertext, skip, textLength, out, at } = part;
+  if (textLength % 4 !== 0) return -1;
+  const decipher = part.crypto.createDecipheriv('aes-128-cbc', part.encKey, part.iv).setAutoPadding(false);
+  let carry = '';
+  let position = 0;
+  let left = textLength;
+  let written = 0;
+  for (let offset = 0; left > 0 && offset < ciphertext.length; offset += PIECE) {
+    const plain = decipher.update(ciphertext.subarray(offset, offset + PIECE));
+    const from = Math.max(0, skip - position);
+    const to = Math.min(plain.length, skip + textLength - position);
+    position += plain.length;
+    if (to <= from) continue;
+    left -= to - from;
+    let text = carry + plain.toString('latin1', from, to);
+    const whole = left === 0 ? text.length : text.length - (text.length % 4);
+    carry = text.slice(whole);
+    text = text.slice(0, whole);
+    let data = text.length;
+    if (left === 0 && part.last && data > 0 && text.charCodeAt(data - 1) === 61) {
+      data -= text.charCodeAt(data - 2) === 61 ? 2 : 1;
+    }
+    // Buffer's decoder skips what is not base64 ('"', '\\', '=' before the end, bytes over 0x7F),
+    // so a short count finds those; it does accept the base64url alphabet, so look for that.
+    const expected = Math.floor((data * 3) / 4);
+    if (text.indexOf('-') !== -1 || text.indexOf('_') !== -1) return -1;
+    if (out.write(text, at + written, expected, 'base64') !== expected) return -1;
+    const rest = data % 4;
+    if (rest !== 0) {
+      const c = text.charCodeAt(data - 1);
+      const value = c < 128 ? part.std[c]! : -1;
+      if (value < 0 || (value & (rest === 2 ? 15 : 3)) !== 0) return -1;
+    }
+    written += expected;
+  }
+  return left === 0 ? written : -1;
+}
