@@ -56,8 +56,8 @@ export interface JweOptions {
    */
   fetch?: typeof globalThis.fetch;
   /**
-   * How `json` bodies become text before they are sealed, if not `JSON.stringify`. `jwe()` takes
-   * over ky's `stringifyJson` option, so pass yours here rather than to ky.
+   * ky only: how `json` bodies become text before they are sealed, if not `JSON.stringify`.
+   * `jwe()` takes over ky's `stringifyJson` option, so pass yours here rather than to ky.
    */
   stringifyJson?: (data: unknown) => string;
 }
