@@ -50,6 +50,17 @@ export async function seal(
   return { ciphertext, tag };
 }
 
+/** `computeTag` without a promise, for back ends that have synchronous primitives. */
+export function computeTagSync(
+  sync: SyncPrimitives,
+  key: PreparedKey,
+  aad: Uint8Array,
+  iv: Uint8Array,
+  ciphertext: Uint8Array,
+): Uint8Array {
+  return sync.hmacSha256(key, [aad, iv, ciphertext, aadLengthBlock(aad.length)]).subarray(0, TAG_BYTES);
+}
+
 /** `seal` without a promise, for back ends that have synchronous primitives. */
 export function sealSync(
   sync: SyncPrimitives,
@@ -59,8 +70,7 @@ export function sealSync(
   aad: Uint8Array,
 ): { ciphertext: Uint8Array; tag: Uint8Array } {
   const ciphertext = sync.aesCbcEncrypt(key, iv, plaintext);
-  const mac = sync.hmacSha256(key, [aad, iv, ciphertext, aadLengthBlock(aad.length)]);
-  return { ciphertext, tag: mac.subarray(0, TAG_BYTES) };
+  return { ciphertext, tag: computeTagSync(sync, key, aad, iv, ciphertext) };
 }
 
 /** `open` without a promise, for back ends that have synchronous primitives. Same order, same one error. */
@@ -75,9 +85,8 @@ export function openSync(
 ): { plaintext: Uint8Array; aadIndex: number } {
   let aadIndex = -1;
   for (let i = 0; tag.length === TAG_BYTES && aadIndex < 0 && i < aads.length; i++) {
-    const aad = aads[i]!;
-    const mac = sync.hmacSha256(key, [aad, iv, ciphertext, aadLengthBlock(aad.length)]);
-    if (backend.constantTimeEqual(mac.subarray(0, TAG_BYTES), tag)) aadIndex = i;
+    const expected = computeTagSync(sync, key, aads[i]!, iv, ciphertext);
+    if (backend.constantTimeEqual(expected, tag)) aadIndex = i;
   }
   if (aadIndex < 0 || !isWholeBlocks(ciphertext)) throw decryptionFailed();
   try {

@@ -15,6 +15,7 @@ import {
   encodeBase64Url,
   toBuffer,
 } from '../encoding/node-base64.js';
+import { unpad } from '../pkcs7.js';
 import type { CryptoBackend, PreparedKey, SyncPrimitives } from './types.js';
 
 interface NodeKey extends PreparedKey {
@@ -93,15 +94,6 @@ function pooledRandomBytes(length: number): Buffer {
   return out;
 }
 
-/** PKCS#7 unpadding; only ever reached after the tag has verified. */
-function unpad(block: Buffer): Buffer {
-  const pad = block[block.length - 1] ?? 0;
-  if (pad < 1 || pad > 16 || pad > block.length) throw new Error('bad padding');
-  for (let i = block.length - pad; i < block.length; i++)
-    if (block[i] !== pad) throw new Error('bad padding');
-  return block.subarray(0, block.length - pad);
-}
-
 const syncPrimitives: SyncPrimitives = {
   hmacSha256(key, parts) {
     const hmac = createHmac('sha256', (key as NodeKey).macKey);
@@ -129,7 +121,8 @@ const syncPrimitives: SyncPrimitives = {
 
 /*
  * node:crypto does the work synchronously in OpenSSL, which for envelopes up to a few MiB is much
- * faster than WebCrypto's thread-pool round trips. The methods stay async to share one contract.
+ * faster than WebCrypto's thread-pool round trips. The async methods share WebCrypto's contract;
+ * `sync` is what the codec calls on Node.
  */
 export const nodeBackend: CryptoBackend = {
   name: 'node',

@@ -1,11 +1,13 @@
 import { Buffer } from 'node:buffer';
 import * as crypto from 'node:crypto';
-import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, timingSafeEqual } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
+import { nodeBackend } from '../backend/node.js';
 import type { PreparedKey } from '../backend/types.js';
-import { aadLengthBlock, TAG_BYTES } from '../cbc-hmac.js';
+import { computeTagSync, TAG_BYTES } from '../cbc-hmac.js';
 import { base64UrlErrors, STD_VALUES, trailingBitsClear, URL_VALUES } from '../encoding/node-base64.js';
 import { decryptionFailed } from '../errors.js';
+import { unpad } from '../pkcs7.js';
 import { decodeFilePart } from './file-part.js';
 import {
   CARRY_OFFSET,
@@ -253,21 +255,9 @@ function beginJob(
   return lane;
 }
 
-/** This thread's HMAC, for when the worker did not deliver one. */
-function macHere(key: NodeKey, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Buffer {
-  return createHmac('sha256', key.macKey)
-    .update(aad)
-    .update(iv)
-    .update(ciphertext)
-    .update(aadLengthBlock(aad.length))
-    .digest();
-}
-
-function unpad(block: Buffer): Buffer {
-  const pad = block[block.length - 1] ?? 0;
-  if (pad < 1 || pad > 16 || pad > block.length) throw decryptionFailed();
-  for (let i = block.length - pad; i < block.length; i++) if (block[i] !== pad) throw decryptionFailed();
-  return block.subarray(0, block.length - pad);
+/** This thread's tag, for when the worker did not deliver its MAC. */
+function tagHere(key: NodeKey, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Uint8Array {
+  return computeTagSync(nodeBackend.sync!, key, aad, iv, ciphertext);
 }
 
 const FILE_PREFIX = Buffer.from('{"file":"', 'latin1');
@@ -342,8 +332,8 @@ function seal(
     lane.publish(written);
     const end = DATA_OFFSET + ciphertextLength;
     const ciphertext = bytes.toString('base64url', DATA_OFFSET, end);
-    const mac = lane.mac() ?? macHere(key, aad, iv, bytes.subarray(DATA_OFFSET, end));
-    return { ciphertext, tag: mac.subarray(0, TAG_BYTES) };
+    const tag = lane.mac()?.subarray(0, TAG_BYTES) ?? tagHere(key, aad, iv, bytes.subarray(DATA_OFFSET, end));
+    return { ciphertext, tag };
   } finally {
     lane.finish();
   }
@@ -475,8 +465,8 @@ function open(
     const fileBound = Math.max(0, Math.floor((ciphertextLength - 12) / 4) * 3);
     const out = prefaulted(file ? fileBound : ciphertextLength);
     const workerMac = lane.mac();
-    const mac = workerMac ?? macHere(key, aad, iv, ciphertext);
-    const authentic = tag.length === TAG_BYTES && parallelSteps.compare(mac.subarray(0, TAG_BYTES), tag);
+    const expected = workerMac?.subarray(0, TAG_BYTES) ?? tagHere(key, aad, iv, ciphertext);
+    const authentic = tag.length === TAG_BYTES && parallelSteps.compare(expected, tag);
     if (!authentic || ciphertextLength === 0 || ciphertextLength % 16 !== 0) throw decryptionFailed();
     if (halves && workerMac) {
       const bytes = openFile(lane, key, iv, ciphertext, out, halves);
