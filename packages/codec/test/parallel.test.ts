@@ -159,6 +159,32 @@ describe('large one-shot envelopes on two threads', () => {
     }
   });
 
+  it('a stray character at any piece or half boundary reads as on one thread', async () => {
+    // Each thread decrypts 16 KiB pieces and decodes a group that straddles two pieces on its
+    // own; faults placed at those seams (and at the split between the threads) must be found.
+    const file = randomBytes(700_000);
+    const b64 = Buffer.from(file).toString('base64');
+    const PIECE = 16 * 1024;
+    const blocks = Math.ceil((b64.length + 12) / 16);
+    const splitText = Math.floor(blocks * 0.45) * 16 - 9;
+    const seams = [PIECE - 9, 2 * PIECE - 9, 20 * PIECE - 9, splitText, splitText + PIECE];
+    const positions = seams.flatMap((seam) => [-2, -1, 0, 1, 2].map((d) => seam + d));
+    for (const [i, at] of positions.entries()) {
+      const stray = ['-', '=', '"', '_', '\u00e9'][i % 5]!;
+      const text = `{"file":"${b64.slice(0, at)}${stray}${b64.slice(at + 1)}"}`;
+      const envelope = await joseEncrypt(new TextEncoder().encode(text));
+      const expected = await failureOf(() => single.decryptFile(envelope, KEY));
+      expect(await jobsDuring(() => failureOf(() => codec.decryptFile(envelope, KEY)))).toBe(1);
+      expect(await failureOf(() => codec.decryptFile(envelope, KEY))).toEqual(expected);
+    }
+    // And the same seams intact, for sizes whose base64 ends at every offset within a group.
+    for (const size of [700_000, 700_001, 700_002]) {
+      const bytes = randomBytes(size);
+      const envelope = await joseEncrypt(filePayload(bytes));
+      expect(Buffer.from(await codec.decryptFile(envelope, KEY)).equals(bytes)).toBe(true);
+    }
+  });
+
   it('missing protected: one candidate runs on two threads, several fall back to one thread', async () => {
     const plaintext = randomBytes(800_000);
     const envelope = codec.parseEnvelope({
