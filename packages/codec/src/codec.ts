@@ -162,8 +162,18 @@ export function bindCodec(backend: CryptoBackend, parallel?: ParallelCrypto) {
     return encrypt(text, key, options);
   }
 
-  async function encryptFile(bytes: Uint8Array, key: KeyInput, options?: EncryptOptions): Promise<Envelope> {
+  async function encryptFile(
+    bytes: Uint8Array,
+    key: KeyInput,
+    options: EncryptOptions = {},
+  ): Promise<Envelope> {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('encryptFile: the file must be a Uint8Array.');
+    if (parallel && backend.sync) {
+      // Large files on two threads, the payload built piece by piece as AES reads it.
+      const { iv } = encryptInputs(bytes, options, 'encryptFile');
+      const sealed = parallel.sealFile(prepare(key) as PreparedKey, iv, bytes, defaultAad);
+      if (sealed) return envelopeOf(iv, sealed.ciphertext, sealed.tag, options.kid);
+    }
     return encrypt(buildFilePayload(backend, bytes), key, options);
   }
 

@@ -159,6 +159,16 @@ describe('large one-shot envelopes on two threads', () => {
     }
   });
 
+  it('encryptFile of a view into a larger buffer encodes only the view', async () => {
+    const backing = randomBytes(900_000);
+    const file = new Uint8Array(backing.buffer, backing.byteOffset + 7, 800_001);
+    const options = { unsafeFixedIv: IV };
+    let ours: codec.Envelope | undefined;
+    expect(await jobsDuring(async () => (ours = await codec.encryptFile(file, KEY, options)))).toBe(1);
+    expect(ours).toEqual(await single.encryptFile(file, KEY, options));
+    expect(Buffer.from(await codec.decryptFile(ours!, KEY)).equals(file)).toBe(true);
+  });
+
   it('a stray character at any piece or half boundary reads as on one thread', async () => {
     // Each thread decrypts 16 KiB pieces and decodes a group that straddles two pieces on its
     // own; faults placed at those seams (and at the split between the threads) must be found.

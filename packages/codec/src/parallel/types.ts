@@ -17,6 +17,16 @@ export interface ParallelCrypto {
     aad: Uint8Array,
   ): { ciphertext: string; tag: Uint8Array } | undefined;
   /**
+   * `seal` of the file payload `{"file":"<base64 of file>"}`, built piece by piece as it is
+   * encrypted; `undefined` below `sealFrom` or when the helper thread is not available.
+   */
+  sealFile(
+    key: PreparedKey,
+    iv: Uint8Array,
+    file: Uint8Array,
+    aad: Uint8Array,
+  ): { ciphertext: string; tag: Uint8Array } | undefined;
+  /**
    * Strictly decodes the base64url ciphertext, verifies the tag (constant time) and only then
    * decrypts. With `file`, it also reads a canonical `{"file":"<base64>"}` payload and answers
    * `{ file: true }` with the file bytes; any other payload comes back whole with `file: false`.
