@@ -2,7 +2,7 @@
 // 256 MiB and 1 GiB (made on the fly in the OS temp folder and removed after), each measured in
 // its own child process so that its peak RSS (process.resourceUsage().maxRSS) is its own.
 // Files are read with Node's default 64 KiB stream chunks. Each case runs BENCH_STREAM_RUNS times
-// (default 2): the table shows the best wall-clock speed (the machine is shared, so the best run
+// (default 3): the table shows the best wall-clock speed (the machine is shared, so the best run
 // is the one least disturbed), the CPU-time speed of the same run, and the highest peak RSS of
 // all runs. Reference: AES-128-CBC alone (`openssl speed`) as the ceiling, and npm `jose` on 64 MiB.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -81,7 +81,7 @@ async function child(kind, input, output) {
   );
 }
 
-const RUNS = Number(process.env.BENCH_STREAM_RUNS ?? 2);
+const RUNS = Number(process.env.BENCH_STREAM_RUNS ?? 3);
 
 function measureOnce(kind, input, output) {
   const run = spawnSync(process.execPath, [self, 'child', kind, input, output], {
