@@ -9,8 +9,11 @@ import { parseStrictJsonObject } from './strict-json.js';
  * shapes so that multi-megabyte payloads skip JSON.parse.
  */
 
-const PREFIXES = ['{"file":"', '{"file": "'];
-const SUFFIX = '"}';
+/** The canonical payload's framing, as every encoder here writes it. */
+export const FILE_PREFIX_TEXT = '{"file":"';
+export const FILE_SUFFIX_TEXT = '"}';
+const PREFIXES = [FILE_PREFIX_TEXT, '{"file": "'];
+const SUFFIX = FILE_SUFFIX_TEXT;
 
 export function buildFilePayload(backend: CryptoBackend, bytes: Uint8Array): Uint8Array {
   return backend.latin1Bytes(PREFIXES[0]!, backend.encodeBase64(bytes), SUFFIX);

@@ -7,6 +7,7 @@ import type { PreparedKey } from '../backend/types.js';
 import { computeTagSync, TAG_BYTES } from '../cbc-hmac.js';
 import { base64UrlErrors, STD_VALUES, trailingBitsClear, URL_VALUES } from '../encoding/node-base64.js';
 import { decryptionFailed } from '../errors.js';
+import { FILE_PREFIX_TEXT, FILE_SUFFIX_TEXT } from '../file-payload.js';
 import { unpad } from '../pkcs7.js';
 import { decodeFilePart } from './file-part.js';
 import {
@@ -260,7 +261,7 @@ function tagHere(key: NodeKey, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint
   return computeTagSync(nodeBackend.sync!, key, aad, iv, ciphertext);
 }
 
-const FILE_PREFIX = Buffer.from('{"file":"', 'latin1');
+const FILE_PREFIX = Buffer.from(FILE_PREFIX_TEXT, 'latin1');
 /** Decrypted-and-copied piece size for raw payloads (see file-part.ts on why pieces). */
 const COPY_PIECE = 64 * 1024;
 
@@ -311,7 +312,7 @@ type SealInput = { bytes: Uint8Array } | { file: Uint8Array };
 
 /** Base64 text of this many file bytes (a multiple of 3) fills one COPY_PIECE. */
 const FILE_SLICE = (COPY_PIECE / 4) * 3;
-const FILE_SUFFIX = Buffer.from('"}', 'latin1');
+const FILE_SUFFIX = Buffer.from(FILE_SUFFIX_TEXT, 'latin1');
 let fileScratch: Buffer | undefined;
 
 /**
@@ -338,7 +339,7 @@ function eachPiece(input: SealInput, update: (piece: Uint8Array) => void): void 
 }
 
 /** The payload's length: `{"file":"` + base64 + `"}`. */
-export const filePayloadLength = (fileBytes: number) => FILE_PREFIX.length + 4 * Math.ceil(fileBytes / 3) + 2;
+const filePayloadLength = (fileBytes: number) => FILE_PREFIX.length + 4 * Math.ceil(fileBytes / 3) + 2;
 
 function seal(
   prepared: PreparedKey,

@@ -1,5 +1,6 @@
 import type { Buffer } from 'node:buffer';
 import { invalid } from '../errors.js';
+import { FILE_PREFIX_TEXT, FILE_SUFFIX_TEXT } from '../file-payload.js';
 import { Base64StreamDecoder, Base64StreamEncoder } from './base64-stream.js';
 import { isJsonWhitespace, JsonStringStream } from './json-string-stream.js';
 
@@ -10,8 +11,8 @@ import { isJsonWhitespace, JsonStringStream } from './json-string-stream.js';
  */
 
 const latin1 = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
-export const FILE_PAYLOAD_PREFIX = latin1('{"file":"');
-export const FILE_PAYLOAD_SUFFIX = latin1('"}');
+export const FILE_PAYLOAD_PREFIX = latin1(FILE_PREFIX_TEXT);
+export const FILE_PAYLOAD_SUFFIX = latin1(FILE_SUFFIX_TEXT);
 
 /** Turns file chunks into payload chunks; the caller sends `FILE_PAYLOAD_PREFIX` first. */
 export class FilePayloadEncoder {
