@@ -3,7 +3,7 @@ import { setBounded } from './bounded-map.js';
 import { IV_BYTES, open, openSync, seal, sealSync } from './cbc-hmac.js';
 import { type Envelope, type EnvelopeInput, readEnvelope } from './envelope.js';
 import { invalid, JweError } from './errors.js';
-import { buildFilePayload, parseFilePayload } from './file-payload.js';
+import { buildFilePayload, filePayloadLength, parseFilePayload } from './file-payload.js';
 import {
   assertSupportedHeader,
   decodeUtf8,
@@ -168,7 +168,7 @@ export function bindCodec(backend: CryptoBackend, parallel?: ParallelCrypto) {
     options: EncryptOptions = {},
   ): Promise<Envelope> {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('encryptFile: the file must be a Uint8Array.');
-    if (parallel && backend.sync) {
+    if (parallel && backend.sync && filePayloadLength(bytes.length) >= parallel.sealFrom) {
       // Large files on two threads, the payload built piece by piece as AES reads it.
       const { iv } = encryptInputs(bytes, options, 'encryptFile');
       const sealed = parallel.sealFile(prepare(key) as PreparedKey, iv, bytes, defaultAad);

@@ -15,6 +15,10 @@ export const FILE_SUFFIX_TEXT = '"}';
 const PREFIXES = [FILE_PREFIX_TEXT, '{"file": "'];
 const SUFFIX = FILE_SUFFIX_TEXT;
 
+/** The length of the canonical payload of a file of `fileBytes` bytes. */
+export const filePayloadLength = (fileBytes: number) =>
+  FILE_PREFIX_TEXT.length + 4 * Math.ceil(fileBytes / 3) + FILE_SUFFIX_TEXT.length;
+
 export function buildFilePayload(backend: CryptoBackend, bytes: Uint8Array): Uint8Array {
   return backend.latin1Bytes(PREFIXES[0]!, backend.encodeBase64(bytes), SUFFIX);
 }

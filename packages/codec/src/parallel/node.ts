@@ -7,7 +7,7 @@ import type { PreparedKey } from '../backend/types.js';
 import { computeTagSync, TAG_BYTES } from '../cbc-hmac.js';
 import { base64UrlErrors, STD_VALUES, trailingBitsClear, URL_VALUES } from '../encoding/node-base64.js';
 import { decryptionFailed } from '../errors.js';
-import { FILE_PREFIX_TEXT, FILE_SUFFIX_TEXT } from '../file-payload.js';
+import { FILE_PREFIX_TEXT, FILE_SUFFIX_TEXT, filePayloadLength } from '../file-payload.js';
 import { unpad } from '../pkcs7.js';
 import { decodeFilePart } from './file-part.js';
 import {
@@ -338,9 +338,6 @@ function eachPiece(input: SealInput, update: (piece: Uint8Array) => void): void 
   update(FILE_SUFFIX);
 }
 
-/** The payload's length: `{"file":"` + base64 + `"}`. */
-const filePayloadLength = (fileBytes: number) => FILE_PREFIX.length + 4 * Math.ceil(fileBytes / 3) + 2;
-
 function seal(
   prepared: PreparedKey,
   iv: Uint8Array,
@@ -524,8 +521,7 @@ export const parallelCrypto: ParallelCrypto = {
   sealFrom: SEAL_FROM,
   openFrom: OPEN_FROM,
   seal: (key, iv, plaintext, aad) => seal(key, iv, { bytes: plaintext }, aad),
-  sealFile: (key, iv, file, aad) =>
-    filePayloadLength(file.length) >= SEAL_FROM ? seal(key, iv, { file }, aad) : undefined,
+  sealFile: (key, iv, file, aad) => seal(key, iv, { file }, aad),
   open,
 };
 

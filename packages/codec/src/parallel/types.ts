@@ -18,7 +18,7 @@ export interface ParallelCrypto {
   ): { ciphertext: string; tag: Uint8Array } | undefined;
   /**
    * `seal` of the file payload `{"file":"<base64 of file>"}`, built piece by piece as it is
-   * encrypted; `undefined` below `sealFrom` or when the helper thread is not available.
+   * encrypted (worth it once that payload reaches `sealFrom`).
    */
   sealFile(
     key: PreparedKey,
