@@ -3,10 +3,12 @@ import type { Response } from 'express';
 import { isJsonType } from './content-type.js';
 import type { ResponseKey } from './request-info.js';
 
-/** Where a patched response keeps its key, so a second jwe() on the same request can update it. */
-const STATE = Symbol('jwe-transport response state');
-
-type PatchedResponse = Response & { [STATE]?: { key: ResponseKey } };
+/**
+ * The key of each patched response, so a second jwe() on the same request can update it. Kept
+ * beside the response rather than on it: Express responses have a swapped prototype, and every
+ * new property on one costs a slow store.
+ */
+const patched = new WeakMap<Response, { key: ResponseKey }>();
 
 const ENCRYPT_FAILED_BODY = JSON.stringify({
   error: {
@@ -30,13 +32,13 @@ type Send = (this: Response, body?: unknown) => Response;
  * Bodies written with `res.write`/`res.end`/`res.sendFile` are not JSON answers and are left alone.
  */
 export function encryptJsonResponses(res: Response, key: ResponseKey): void {
-  const existing = (res as PatchedResponse)[STATE];
+  const existing = patched.get(res);
   if (existing) {
     existing.key = key;
     return;
   }
   const state = { key };
-  (res as PatchedResponse)[STATE] = state;
+  patched.set(res, state);
   const send = res.send as Send;
   const encryptingSend: Send = function (this: Response, body?: unknown) {
     const isText = typeof body === 'string';
