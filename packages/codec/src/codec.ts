@@ -100,6 +100,23 @@ export function bindCodec(backend: CryptoBackend, parallel?: ParallelCrypto) {
     return { bytes, iv };
   }
 
+  /**
+   * Refuses, before any work, a plaintext whose envelope's ciphertext would not fit in one string
+   * (V8's limit is 2^29 - 24 characters, about 288 MiB of file): the runtime's own error would come
+   * only after the file had been encoded, and would not say what to do instead.
+   */
+  function assertFitsOneString(plaintextLength: number, what: string, stream: string): void {
+    const limit = backend.maxStringLength;
+    if (limit === undefined) return;
+    const ciphertextChars = Math.ceil((((Math.floor(plaintextLength / 16) + 1) * 16) / 3) * 4);
+    if (ciphertextChars > limit) {
+      throw new RangeError(
+        `${what} makes an envelope longer than the longest string this runtime can hold ` +
+          `(${limit} characters). Use ${stream}() for content this large.`,
+      );
+    }
+  }
+
   function envelopeOf(
     iv: Uint8Array,
     ciphertext: Uint8Array | string,
@@ -133,6 +150,7 @@ export function bindCodec(backend: CryptoBackend, parallel?: ParallelCrypto) {
       );
     }
     const { bytes, iv } = encryptInputs(plaintext, options, 'encryptSync');
+    assertFitsOneString(bytes.length, `encrypt: a plaintext of ${bytes.length} bytes`, 'encryptStream');
     const prepared = prepare(key) as PreparedKey;
     // Large plaintexts: two threads when available (the ciphertext comes back as base64url already).
     const sealed =
@@ -168,7 +186,9 @@ export function bindCodec(backend: CryptoBackend, parallel?: ParallelCrypto) {
     options: EncryptOptions = {},
   ): Promise<Envelope> {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('encryptFile: the file must be a Uint8Array.');
-    if (parallel && backend.sync && filePayloadLength(bytes.length) >= parallel.sealFrom) {
+    const payloadLength = filePayloadLength(bytes.length);
+    assertFitsOneString(payloadLength, `encryptFile: a file of ${bytes.length} bytes`, 'encryptFileStream');
+    if (parallel && backend.sync && payloadLength >= parallel.sealFrom) {
       // Large files on two threads, the payload built piece by piece as AES reads it.
       const { iv } = encryptInputs(bytes, options, 'encryptFile');
       const sealed = parallel.sealFile(prepare(key) as PreparedKey, iv, bytes, defaultAad);

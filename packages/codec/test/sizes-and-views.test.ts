@@ -1,5 +1,7 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { nodeBackend } from '../src/backend/node.js';
+import { bindCodec } from '../src/codec.js';
 import { isJweError } from '../src/errors.js';
 import { backends } from './support/backends.js';
 import { patternBytes, toHex } from './support/bytes.js';
@@ -126,5 +128,30 @@ describe.each(backends)('kid option, $name back end', ({ codec }) => {
     }
     // If encrypt lets it through, the envelope it made must at least be one it reads back.
     expect(new TextDecoder().decode(await codec.decrypt(envelope as never, KEY))).toBe('x');
+  });
+});
+
+describe('content too large for a one-shot envelope (Node)', () => {
+  it('is refused before any encoding with a RangeError that names the streaming function', async () => {
+    // Zero-filled memory is mapped lazily, so these large inputs cost nothing until touched.
+    const encodeBase64 = vi.fn(nodeBackend.encodeBase64);
+    const spied = bindCodec({ ...nodeBackend, encodeBase64 });
+    await expect(spied.encryptFile(new Uint8Array(400 * 2 ** 20), KEY)).rejects.toThrow(
+      /^encryptFile: a file of 419430400 bytes makes an envelope longer .*Use encryptFileStream\(\)/,
+    );
+    expect(encodeBase64).not.toHaveBeenCalled();
+    await expect(node.codec.encryptFile(new Uint8Array(400 * 2 ** 20), KEY)).rejects.toThrow(RangeError);
+    await expect(node.codec.encrypt(new Uint8Array(520 * 2 ** 20), KEY)).rejects.toThrow(
+      /^encrypt: a plaintext of 545259520 bytes .*Use encryptStream\(\)/,
+    );
+    expect(() => spied.encryptSync(new Uint8Array(520 * 2 ** 20), KEY)).toThrow(RangeError);
+  });
+
+  it('the limit is the envelope ciphertext length, checked to the character', async () => {
+    // A back end that can hold only 1000-character strings: 735 bytes give a 736-byte ciphertext
+    // (982 base64url characters), 736 bytes give 752 (1003 characters).
+    const small = bindCodec({ ...nodeBackend, maxStringLength: 1000 });
+    expect((await small.encrypt(new Uint8Array(735), KEY)).ciphertext).toHaveLength(982);
+    await expect(small.encrypt(new Uint8Array(736), KEY)).rejects.toThrow(RangeError);
   });
 });

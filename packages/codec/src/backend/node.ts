@@ -1,4 +1,4 @@
-import { Buffer } from 'node:buffer';
+import { Buffer, constants as bufferConstants } from 'node:buffer';
 import {
   type Cipher,
   createCipheriv,
@@ -126,6 +126,7 @@ const syncPrimitives: SyncPrimitives = {
  */
 export const nodeBackend: CryptoBackend = {
   name: 'node',
+  maxStringLength: bufferConstants.MAX_STRING_LENGTH,
   prepareKey(key) {
     const bytes = Buffer.from(key);
     return { macKey: bytes.subarray(0, 16), encKey: bytes.subarray(16, 32) } satisfies NodeKey;

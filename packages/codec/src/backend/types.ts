@@ -31,6 +31,8 @@ export interface CryptoBackend {
   utf8Bytes(text: string): Uint8Array;
   /** The same primitives without a promise, where the runtime has them (node:crypto; not WebCrypto). */
   readonly sync?: SyncPrimitives;
+  /** The longest string this runtime can make, where known: a one-shot envelope must fit in one. */
+  readonly maxStringLength?: number;
 }
 
 /** Synchronous twins of the crypto primitives: `encryptSync`, and fewer promise hops on Node. */
