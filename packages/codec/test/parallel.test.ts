@@ -11,7 +11,7 @@ import { nodeBackend } from '../src/backend/node.js';
 import { bindCodec } from '../src/codec.js';
 import * as codec from '../src/index.node.js';
 import { deriveKey } from '../src/key.js';
-import { parallelCrypto, parallelSteps, parallelWorker } from '../src/parallel/node.js';
+import { parallelCrypto, parallelSteps, parallelWorker, SPLIT } from '../src/parallel/node.js';
 import { b64u, flipBit, fromB64u } from './support/bytes.js';
 import { expectJweError, failureOf } from './support/errors.js';
 import { joseNpmDecrypt } from './support/peers.js';
@@ -176,7 +176,7 @@ describe('large one-shot envelopes on two threads', () => {
     const b64 = Buffer.from(file).toString('base64');
     const PIECE = 16 * 1024;
     const blocks = Math.ceil((b64.length + 12) / 16);
-    const splitText = Math.floor(blocks * 0.45) * 16 - 9;
+    const splitText = Math.floor(blocks * SPLIT) * 16 - 9;
     const seams = [PIECE - 9, 2 * PIECE - 9, 20 * PIECE - 9, splitText, splitText + PIECE];
     const positions = seams.flatMap((seam) => [-2, -1, 0, 1, 2].map((d) => seam + d));
     for (const [i, at] of positions.entries()) {

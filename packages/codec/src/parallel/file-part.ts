@@ -27,6 +27,8 @@ export interface FilePart {
   last: boolean;
   out: Buffer;
   at: number;
+  /** Told the bytes written so far after each piece. */
+  progress?: (written: number) => void;
 }
 
 /** Returns the bytes written to `out` at `at`, or -1 when the text is not canonical base64. */
@@ -80,6 +82,7 @@ export function decodeFilePart(part: FilePart): number {
     const whole = to - ((to - from) % 4);
     if (whole > from && !decode(plain.toString('latin1', from, whole), final && whole === to)) return -1;
     carry = plain.toString('latin1', whole, to);
+    part.progress?.(written);
   }
   return left === 0 && carry === '' ? written : -1;
 }

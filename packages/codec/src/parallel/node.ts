@@ -65,7 +65,7 @@ const KEEP_BUFFER = 64 * 1024 * 1024;
 const KEEP_MS = 2000;
 const MAX_STARTS = 3;
 /** The share of a file payload's blocks this thread decrypts and decodes; the worker does the rest. */
-const SPLIT = 0.45;
+export const SPLIT = 0.4;
 /** How long the codec thread polls for the worker's half before it sleeps. */
 const SPIN_MS = 2;
 
@@ -196,6 +196,11 @@ class Lane {
     Atomics.store(this.ctrl, SLOT.command, command);
     Atomics.notify(this.ctrl, SLOT.command);
     Atomics.notify(this.ctrl, SLOT.available);
+  }
+
+  /** Whether the worker is done with this job (it touches the buffer no more). */
+  isFinished(): boolean {
+    return Atomics.load(this.ctrl, SLOT.finished) === this.id;
   }
 
   /** Waits for the worker to let go of the buffer; a worker that does not is replaced. */
@@ -450,6 +455,20 @@ function openFile(
     ciphertext.subarray(split * 16 - 32, split * 16 - 16),
     ciphertext.subarray(split * 16 - 16, split * 16),
   );
+  // Copy the worker's bytes out of shared memory as it writes them, while it still works on the
+  // rest, rather than all of them once it is done (the copy was the last step of every call).
+  const from = tailOffset(split, tailAt % 8);
+  let copied = 0;
+  const copyReady = () => {
+    const ready = Atomics.load(lane.ctrl, SLOT.tailProgress);
+    if (ready <= copied) return false;
+    copied += lane.bytes.copy(out, tailAt + copied, from + copied, from + ready);
+    return true;
+  };
+  for (let idleSince = performance.now(); !lane.isFinished(); ) {
+    if (copyReady()) idleSince = performance.now();
+    else if (performance.now() - idleSince > SPIN_MS) break;
+  }
   if (!lane.finish(SPIN_MS)) return undefined;
   const status = lane.ctrl[SLOT.tailStatus];
   if (status === TAIL.badPadding) throw decryptionFailed();
@@ -465,10 +484,9 @@ function openFile(
     at += 3;
   }
   const tailBytes = lane.ctrl[SLOT.tailBytes]!;
-  if (at !== tailAt) return undefined;
-  const from = tailOffset(split, at % 8);
-  at += lane.bytes.copy(out, at, from, from + tailBytes);
-  return out.subarray(0, at);
+  if (at !== tailAt || copied > tailBytes) return undefined;
+  lane.bytes.copy(out, tailAt + copied, from + copied, from + tailBytes);
+  return out.subarray(0, tailAt + tailBytes);
 }
 
 function open(

@@ -27,6 +27,8 @@ export const SLOT = {
   tailBytes: 6,
   /** Characters of the worker's half that belong to the codec thread's last base64 group. */
   carryLength: 7,
+  /** File bytes of its half the worker has written so far (the codec thread copies them out as they come). */
+  tailProgress: 8,
 } as const;
 
 export const COMMAND = { none: 0, stop: 1, go: 2 } as const;

@@ -96,6 +96,7 @@ function workerMain(
       out: bytes,
       // In place, over ciphertext already read: decoded bytes trail the blocks they come from.
       at: start + split + job.outputShift,
+      progress: (written) => Atomics.store(ctrl, SLOT.tailProgress, written),
     });
     if (written < 0) {
       ctrl[SLOT.tailStatus] = TAIL.irregular;
