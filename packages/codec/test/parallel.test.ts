@@ -170,14 +170,14 @@ describe('large one-shot envelopes on two threads', () => {
   });
 
   it('a stray character at any piece or half boundary reads as on one thread', async () => {
-    // Each thread decrypts 16 KiB pieces and decodes a group that straddles two pieces on its
+    // Each thread decrypts 32 KiB pieces and decodes a group that straddles two pieces on its
     // own; faults placed at those seams (and at the split between the threads) must be found.
     const file = randomBytes(700_000);
     const b64 = Buffer.from(file).toString('base64');
-    const PIECE = 16 * 1024;
+    const PIECE = 32 * 1024; // file-part.ts's piece size
     const blocks = Math.ceil((b64.length + 12) / 16);
     const splitText = Math.floor(blocks * SPLIT) * 16 - 9;
-    const seams = [PIECE - 9, 2 * PIECE - 9, 20 * PIECE - 9, splitText, splitText + PIECE];
+    const seams = [PIECE / 2 - 9, PIECE - 9, 2 * PIECE - 9, 10 * PIECE - 9, splitText, splitText + PIECE];
     const positions = seams.flatMap((seam) => [-2, -1, 0, 1, 2].map((d) => seam + d));
     for (const [i, at] of positions.entries()) {
       const stray = ['-', '=', '"', '_', '\u00e9'][i % 5]!;
