@@ -23,8 +23,9 @@ function cut(bytes: Uint8Array, sizes: number[]): Uint8Array[] {
 
 const chunkSizes = fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 8 });
 
-function encodeInPieces(alphabet: Base64Alphabet, pieces: Uint8Array[]): string {
-  const encoder = new Base64StreamEncoder(alphabet);
+/** Each output is read before the next push, so the encoder's `reuse` mode can be checked too. */
+function encodeInPieces(alphabet: Base64Alphabet, pieces: Uint8Array[], reuse = false): string {
+  const encoder = new Base64StreamEncoder(alphabet, reuse);
   const out = pieces.map((piece) => Buffer.from(encoder.push(piece)).toString('latin1'));
   return out.join('') + Buffer.from(encoder.end()).toString('latin1');
 }
@@ -55,8 +56,10 @@ const oneShot = (alphabet: Base64Alphabet, text: string) =>
 describe.each(['base64', 'base64url'] as const)('incremental %s', (alphabet) => {
   it('encodes any bytes, cut anywhere, exactly as Buffer does in one go', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 200 }), chunkSizes, (bytes, sizes) => {
-        expect(encodeInPieces(alphabet, cut(bytes, sizes))).toBe(Buffer.from(bytes).toString(alphabet));
+      fc.property(fc.uint8Array({ maxLength: 200 }), chunkSizes, fc.boolean(), (bytes, sizes, reuse) => {
+        expect(encodeInPieces(alphabet, cut(bytes, sizes), reuse)).toBe(
+          Buffer.from(bytes).toString(alphabet),
+        );
       }),
       { numRuns: 300 },
     );
@@ -126,5 +129,25 @@ describe('JSON string bodies', () => {
     expect(() => new JsonStringStream('s').read(Buffer.from('\\u12G4"'), 0, () => {})).toThrowError(
       /invalid JSON escape/,
     );
+  });
+});
+
+describe('incremental encoder with a reused output buffer', () => {
+  it('encodes chunks larger than its first buffer, and reuses the buffer for the next push', () => {
+    const encoder = new Base64StreamEncoder('base64', true);
+    const bytes = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 7) & 255);
+    const texts: string[] = [];
+    const memory: ArrayBufferLike[] = [];
+    // The 200,001-byte piece outgrows the first buffer; the two after it fit in the grown one.
+    for (const piece of cut(bytes, [65_536, 200_001, 30_000, 4_463])) {
+      const out = encoder.push(piece);
+      texts.push(out.toString('latin1'));
+      memory.push(out.buffer);
+    }
+    texts.push(encoder.end().toString('latin1'));
+    expect(texts.join('') === Buffer.from(bytes).toString('base64')).toBe(true);
+    expect(memory[2] === memory[3]).toBe(true);
+    expect(memory[1] === memory[2]).toBe(true);
+    expect(memory[0] === memory[1]).toBe(false);
   });
 });

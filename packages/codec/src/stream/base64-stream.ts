@@ -51,8 +51,16 @@ const EQUALS = 0x3d;
 
 export class Base64StreamEncoder {
   private carry: Buffer = EMPTY;
+  private scratch: Buffer = EMPTY;
 
-  constructor(private readonly alphabet: Base64Alphabet) {}
+  /**
+   * `reuse`: `push` returns its text in one buffer that the next `push` overwrites, for a
+   * consumer that is done with each chunk before it asks for the next (a cipher's `update`).
+   */
+  constructor(
+    private readonly alphabet: Base64Alphabet,
+    private readonly reuse = false,
+  ) {}
 
   /** Encodes what fills whole 3-byte groups; returns ASCII bytes. */
   push(chunk: Uint8Array): Buffer {
@@ -68,10 +76,16 @@ export class Base64StreamEncoder {
     const body = input.subarray(fromInput, bodyEnd);
     // Copied: the caller may reuse its chunk's memory once we return.
     this.carry = Buffer.from(input.subarray(bodyEnd));
-    const out = Buffer.allocUnsafe(((head.length + body.length) / 3) * 4);
+    const out = this.output(((head.length + body.length) / 3) * 4);
     const at = encodeInto(out, 0, head, this.alphabet);
     encodeInto(out, at, body, this.alphabet);
     return out;
+  }
+
+  private output(length: number): Buffer {
+    if (!this.reuse) return Buffer.allocUnsafe(length);
+    if (this.scratch.length < length) this.scratch = Buffer.allocUnsafeSlow(Math.max(length, 96 * 1024));
+    return this.scratch.subarray(0, length);
   }
 
   /** The final 0-2 bytes, with padding for standard base64. */

@@ -14,9 +14,12 @@ const latin1 = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 export const FILE_PAYLOAD_PREFIX = latin1(FILE_PREFIX_TEXT);
 export const FILE_PAYLOAD_SUFFIX = latin1(FILE_SUFFIX_TEXT);
 
-/** Turns file chunks into payload chunks; the caller sends `FILE_PAYLOAD_PREFIX` first. */
+/**
+ * Turns file chunks into payload chunks; the caller sends `FILE_PAYLOAD_PREFIX` first. Each chunk
+ * `push` returns is valid until the next `push` (it goes straight into the cipher).
+ */
 export class FilePayloadEncoder {
-  private readonly base64 = new Base64StreamEncoder('base64');
+  private readonly base64 = new Base64StreamEncoder('base64', true);
 
   push(chunk: Uint8Array): Buffer {
     return this.base64.push(chunk);
