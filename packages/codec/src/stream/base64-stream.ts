@@ -43,6 +43,25 @@ function decodeInto(out: Buffer, at: number, text: Uint8Array, alphabet: Base64A
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/**
+ * Where a coder's `push` writes its result: a fresh buffer each time, or (`reuse`) one buffer
+ * that each `push` overwrites, for consumers that are done with a result before the next push.
+ */
+class Output {
+  private buffer: Buffer = EMPTY;
+
+  constructor(
+    private readonly reuse: boolean,
+    private readonly initial: number,
+  ) {}
+
+  take(length: number): Buffer {
+    if (!this.reuse) return Buffer.allocUnsafe(length);
+    if (this.buffer.length < length) this.buffer = Buffer.allocUnsafeSlow(Math.max(length, this.initial));
+    return this.buffer.subarray(0, length);
+  }
+}
 const PLUS = 0x2b;
 const SLASH = 0x2f;
 const MINUS = 0x2d;
@@ -51,7 +70,7 @@ const EQUALS = 0x3d;
 
 export class Base64StreamEncoder {
   private carry: Buffer = EMPTY;
-  private scratch: Buffer = EMPTY;
+  private readonly output: Output;
 
   /**
    * `reuse`: `push` returns its text in one buffer that the next `push` overwrites, for a
@@ -59,8 +78,10 @@ export class Base64StreamEncoder {
    */
   constructor(
     private readonly alphabet: Base64Alphabet,
-    private readonly reuse = false,
-  ) {}
+    reuse = false,
+  ) {
+    this.output = new Output(reuse, 96 * 1024);
+  }
 
   /** Encodes what fills whole 3-byte groups; returns ASCII bytes. */
   push(chunk: Uint8Array): Buffer {
@@ -76,16 +97,10 @@ export class Base64StreamEncoder {
     const body = input.subarray(fromInput, bodyEnd);
     // Copied: the caller may reuse its chunk's memory once we return.
     this.carry = Buffer.from(input.subarray(bodyEnd));
-    const out = this.output(((head.length + body.length) / 3) * 4);
+    const out = this.output.take(((head.length + body.length) / 3) * 4);
     const at = encodeInto(out, 0, head, this.alphabet);
     encodeInto(out, at, body, this.alphabet);
     return out;
-  }
-
-  private output(length: number): Buffer {
-    if (!this.reuse) return Buffer.allocUnsafe(length);
-    if (this.scratch.length < length) this.scratch = Buffer.allocUnsafeSlow(Math.max(length, 96 * 1024));
-    return this.scratch.subarray(0, length);
   }
 
   /** The final 0-2 bytes, with padding for standard base64. */
@@ -99,11 +114,15 @@ export class Base64StreamEncoder {
 export class Base64StreamDecoder {
   private held: Buffer = EMPTY;
   private readonly foreign: readonly number[];
+  private readonly output: Output;
 
+  /** `reuse`: as for the encoder, each `push` result is valid only until the next `push`. */
   constructor(
     private readonly alphabet: Base64Alphabet,
     private readonly what: string,
+    reuse = false,
   ) {
+    this.output = new Output(reuse, 64 * 1024);
     // Buffer decodes both alphabets and skips '='; each alphabet refuses the other's characters.
     this.foreign = alphabet === 'base64url' ? [PLUS, SLASH, EQUALS] : [MINUS, UNDERSCORE, EQUALS];
   }
@@ -126,7 +145,7 @@ export class Base64StreamDecoder {
       if (body.indexOf(code) !== -1 || head.indexOf(code) !== -1) throw this.notBase64();
     }
     this.held = Buffer.from(input.subarray(input.length - keep));
-    const out = Buffer.allocUnsafe(((head.length + body.length) / 4) * 3);
+    const out = this.output.take(((head.length + body.length) / 4) * 3);
     const written = decodeInto(out, 0, head, this.alphabet);
     // Buffer skips characters outside the alphabet (whitespace included); a short result shows them.
     if (written + decodeInto(out, written, body, this.alphabet) !== out.length) throw this.notBase64();

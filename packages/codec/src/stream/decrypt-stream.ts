@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { JweError } from '../errors.js';
 import type { KeyInput, KeyResolver } from '../key.js';
 import { Base64StreamDecoder } from './base64-stream.js';
@@ -47,13 +48,14 @@ export async function decryptEnvelopeStream(
     const scanner = new EnvelopeScanner();
     const members: Members = {};
     let consumer: CiphertextConsumer | undefined;
-    const base64 = new Base64StreamDecoder('base64url', 'The "ciphertext" member');
+    // Its output is consumed at once (the decryptor copies what it reads), so one buffer serves.
+    const base64 = new Base64StreamDecoder('base64url', 'The "ciphertext" member', true);
     // Decoded ciphertext goes straight to the decryptor, or to the spill file until it can.
     const take = async (ciphertext: Uint8Array) => {
       if (ciphertext.length === 0) return;
       limit.addCiphertext(ciphertext.length);
       if (consumer) await consumer.update(ciphertext);
-      else await spill!.write(ciphertext);
+      else await spill!.write(Buffer.from(ciphertext)); // the spill file keeps what it is given
     };
     for await (const chunk of chunksOf(source, `${what}: the envelope source`)) {
       limit.addEnvelope(chunk.length);
