@@ -290,7 +290,7 @@ export const parallelSteps = {
   decryptBlocks(key: NodeKey, chain: Uint8Array, ciphertext: Uint8Array): Buffer {
     return createDecipheriv('aes-128-cbc', key.encKey, chain).setAutoPadding(false).update(ciphertext);
   },
-  /** This thread's half of a file payload: decrypts and decodes blocks [0, split) into `out`. */
+  /** This thread's share of a file payload: decrypts and decodes blocks [0, split) into `out`. */
   decodeHead(key: NodeKey, iv: Uint8Array, ciphertext: Uint8Array, textLength: number, out: Buffer): number {
     return decodeFilePart({
       crypto,
