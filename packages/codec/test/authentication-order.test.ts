@@ -1,13 +1,13 @@
 import { Buffer } from 'node:buffer';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { nodeBackend } from '../src/backend/node.js';
 import { DECRYPTION_FAILED_MESSAGE } from '../src/errors.js';
 import { PROTECTED_COMPACT } from '../src/header.js';
 import * as nodeCodec from '../src/index.node.js';
-import { parallelCrypto, parallelSteps, parallelWorker } from '../src/parallel/node.js';
+import { parallelCrypto, parallelWorker } from '../src/parallel/node.js';
 import { backends } from './support/backends.js';
 import { b64u, fromB64u, patternBytes, utf8 } from './support/bytes.js';
 import { expectJweError } from './support/errors.js';
+import { twoThreadSpies } from './support/parallel-spies.js';
 import { fullMac, rawEnvelope } from './support/raw-jwe.js';
 
 const KEY = 'k3y-f0r-t3st1ng!';
@@ -180,15 +180,6 @@ describe.each(backends)('tag before decryption, $name back end', ({ codec, backe
 });
 
 describe('tag before decryption, two-thread path (large envelopes on Node)', () => {
-  const steps = () => ({
-    compare: vi.spyOn(parallelSteps, 'compare'),
-    decrypt: [
-      vi.spyOn(parallelSteps, 'decryptAll'),
-      vi.spyOn(parallelSteps, 'decryptBlocks'),
-      vi.spyOn(parallelSteps, 'decodeHead'),
-      vi.spyOn(nodeBackend, 'aesCbcDecrypt'),
-    ],
-  });
   const file = patternBytes(600_000, 5);
 
   beforeAll(async () => {
@@ -202,7 +193,7 @@ describe('tag before decryption, two-thread path (large envelopes on Node)', () 
     const envelope = await nodeCodec.encryptFile(file, KEY);
     const tag = fromB64u(envelope.tag);
     tag[15]! ^= 0x80;
-    const { compare, decrypt } = steps();
+    const { compare, decrypt } = twoThreadSpies();
     const jobs = parallelWorker.jobs;
     await expectJweError(
       () => nodeCodec.decryptFile({ ...envelope, tag: b64u(tag) }, KEY),
@@ -217,7 +208,7 @@ describe('tag before decryption, two-thread path (large envelopes on Node)', () 
 
   it('a good tag: the compare, then AES on this thread and on the worker', async () => {
     const envelope = await nodeCodec.encryptFile(file, KEY);
-    const { compare, decrypt } = steps();
+    const { compare, decrypt } = twoThreadSpies();
     expect(Buffer.from(await nodeCodec.decryptFile(envelope, KEY)).equals(Buffer.from(file))).toBe(true);
     expect(parallelWorker.lastTailStarted).toBe(true);
     expect(compare.mock.results.at(-1)?.value).toBe(true);

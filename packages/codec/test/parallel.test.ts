@@ -11,9 +11,10 @@ import { nodeBackend } from '../src/backend/node.js';
 import { bindCodec } from '../src/codec.js';
 import * as codec from '../src/index.node.js';
 import { deriveKey } from '../src/key.js';
-import { parallelCrypto, parallelSteps, parallelWorker, SPLIT } from '../src/parallel/node.js';
+import { parallelCrypto, parallelWorker, SPLIT } from '../src/parallel/node.js';
 import { b64u, flipBit, fromB64u } from './support/bytes.js';
 import { expectJweError, failureOf } from './support/errors.js';
+import { twoThreadSpies } from './support/parallel-spies.js';
 import { joseNpmDecrypt } from './support/peers.js';
 
 /*
@@ -261,16 +262,6 @@ describe('two threads: authentication and strictness', () => {
     envelope = await joseEncrypt(filePayload(file), { x: 'abcd' });
   });
 
-  const spies = () => ({
-    compare: vi.spyOn(parallelSteps, 'compare'),
-    decrypt: [
-      vi.spyOn(parallelSteps, 'decryptAll'),
-      vi.spyOn(parallelSteps, 'decryptBlocks'),
-      vi.spyOn(parallelSteps, 'decodeHead'),
-      vi.spyOn(nodeBackend, 'aesCbcDecrypt'),
-    ],
-  });
-
   it('every tampered member fails with the one decryption error, and no AES runs before the tag check', async () => {
     const ciphertext = fromB64u(envelope.ciphertext);
     const protectedBytes = fromB64u(envelope.protected!);
@@ -286,7 +277,7 @@ describe('two threads: authentication and strictness', () => {
       { ...envelope, tag: b64u(fromB64u(envelope.tag).subarray(0, 15)) },
     ];
     for (const bad of tampered) {
-      const { compare, decrypt } = spies();
+      const { compare, decrypt } = twoThreadSpies();
       for (const call of [() => codec.decryptFile(bad, KEY), () => codec.decrypt(bad, KEY)]) {
         expect(await jobsDuring(() => expectJweError(call, 'ERR_JWE_DECRYPTION_FAILED'))).toBe(1);
         // The worker checks the tag itself before it decrypts its half: it did not start.
@@ -301,7 +292,7 @@ describe('two threads: authentication and strictness', () => {
   });
 
   it('a good tag: the compare first, then AES on both threads', async () => {
-    const { compare, decrypt } = spies();
+    const { compare, decrypt } = twoThreadSpies();
     expect(Buffer.from(await codec.decryptFile(envelope, KEY)).equals(file)).toBe(true);
     expect(parallelWorker.lastTailStarted).toBe(true);
     expect(compare).toHaveBeenCalledTimes(1);
@@ -315,7 +306,7 @@ describe('two threads: authentication and strictness', () => {
     }
 
     vi.restoreAllMocks();
-    const raw = spies();
+    const raw = twoThreadSpies();
     expect(Buffer.from(await codec.decrypt(envelope, KEY)).equals(Buffer.from(filePayload(file)))).toBe(true);
     expect(raw.decrypt[0]!.mock.invocationCallOrder[0]!).toBeGreaterThan(
       raw.compare.mock.invocationCallOrder[0]!,
