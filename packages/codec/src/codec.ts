@@ -142,15 +142,25 @@ export function bindCodec(backend: CryptoBackend, parallel?: ParallelCrypto) {
     key: KeyInput,
     options: EncryptOptions = {},
   ): Envelope {
+    return sealNow(plaintext, key, options, 'encryptSync');
+  }
+
+  /** `encryptSync`'s work; `caller` names the public function in errors. */
+  function sealNow(
+    plaintext: Uint8Array | string,
+    key: KeyInput,
+    options: EncryptOptions,
+    caller: string,
+  ): Envelope {
     const sync = backend.sync;
     if (!sync) {
       throw new JweError(
         'ERR_JWE_UNSUPPORTED',
-        `encryptSync needs synchronous crypto, which the ${backend.name} back end does not have: use encrypt().`,
+        `${caller} needs synchronous crypto, which the ${backend.name} back end does not have: use encrypt().`,
       );
     }
-    const { bytes, iv } = encryptInputs(plaintext, options, 'encryptSync');
-    assertFitsOneString(bytes.length, `encrypt: a plaintext of ${bytes.length} bytes`, 'encryptStream');
+    const { bytes, iv } = encryptInputs(plaintext, options, caller);
+    assertFitsOneString(bytes.length, `${caller}: a plaintext of ${bytes.length} bytes`, 'encryptStream');
     const prepared = prepare(key) as PreparedKey;
     // Large plaintexts: two threads when available (the ciphertext comes back as base64url already).
     const sealed =
@@ -167,7 +177,7 @@ export function bindCodec(backend: CryptoBackend, parallel?: ParallelCrypto) {
     options: EncryptOptions = {},
   ): Promise<Envelope> {
     // With synchronous primitives, one promise for the whole call is all the asynchrony needed.
-    if (backend.sync) return encryptSync(plaintext, key, options);
+    if (backend.sync) return sealNow(plaintext, key, options, 'encrypt');
     const { bytes, iv } = encryptInputs(plaintext, options, 'encrypt');
     const prepared = await prepare(key);
     const { ciphertext, tag } = await seal(backend, prepared, iv, bytes, defaultAad);

@@ -32,9 +32,20 @@ describe('encryptSync (Node back end)', () => {
 
   it('throws at once, not later, on bad input', () => {
     expect(() => nodeCodec.encryptSync(42 as never, KEY)).toThrow(TypeError);
-    expect(() => nodeCodec.encryptSync('x', KEY, { kid: 7 as never })).toThrow(/kid must be a string/);
+    expect(() => nodeCodec.encryptSync('x', KEY, { kid: 7 as never })).toThrow(
+      /^encryptSync: kid must be a string/,
+    );
     expect(() => nodeCodec.encryptSync('x', 'too short')).toThrow(
       expect.objectContaining({ code: 'ERR_KEY_INVALID' }),
+    );
+  });
+
+  it('errors name the function the caller used: encrypt() shares the work but not the name', async () => {
+    await expect(nodeCodec.encrypt('x', KEY, { kid: 7 as never })).rejects.toThrow(
+      /^encrypt: kid must be a string/,
+    );
+    await expect(nodeCodec.encryptJson({ a: 1 }, KEY, { unsafeFixedIv: new Uint8Array(3) })).rejects.toThrow(
+      /^encrypt: the IV must be 16 bytes/,
     );
   });
 });
