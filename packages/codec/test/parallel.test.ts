@@ -250,6 +250,20 @@ describe('large one-shot envelopes on two threads', () => {
     await workerUp();
     expect(await jobsDuring(() => codec.decryptFile(envelope, KEY))).toBe(1);
   });
+
+  it('a caller that awaits large calls back to back, never yielding to the event loop, gets the worker once it is up', async () => {
+    await parallelWorker.stop();
+    const file = randomBytes(400_000);
+    const envelope = await codec.encryptFile(file, KEY); // starts a new worker, runs on one thread
+    const jobsBefore = parallelWorker.jobs;
+    const nap = new Int32Array(new SharedArrayBuffer(4));
+    // No timer and no I/O between the calls, so no message can reach this thread meanwhile.
+    for (let i = 0; i < 2000 && parallelWorker.jobs === jobsBefore; i++) {
+      Atomics.wait(nap, 0, 0, 5); // a synchronous nap while the worker starts
+      expect(Buffer.from(await codec.decryptFile(envelope, KEY)).equals(file)).toBe(true);
+    }
+    expect(parallelWorker.jobs).toBeGreaterThan(jobsBefore);
+  });
 });
 
 describe('two threads: authentication and strictness', () => {

@@ -72,6 +72,8 @@ const SPIN_MS = 2;
 type State = 'none' | 'starting' | 'ready' | 'off';
 let state: State = 'none';
 let worker: Worker | undefined;
+/** Set to 1 by the worker once it can take jobs (see worker.ts). */
+let workerUp: Int32Array | undefined;
 let starts = 0;
 let nextId = 1;
 let kept: SharedArrayBuffer | undefined;
@@ -105,15 +107,14 @@ function startWorker(): void {
   }
   starts++;
   try {
-    const created = new Worker(workerSource(), { eval: true, name: 'jwe-transport codec' });
+    const up = new Int32Array(new SharedArrayBuffer(4));
+    const created = new Worker(workerSource(), { eval: true, name: 'jwe-transport codec', workerData: up });
     worker = created;
+    workerUp = up;
     state = 'starting';
-    created.once('message', (message) => {
-      if (worker === created && message === 'ready') state = 'ready';
-    });
     created.on('error', () => dropWorker(created));
     created.once('exit', () => dropWorker(created));
-    // Last, as a 'message' listener refs the worker's port: it must never keep a process alive.
+    // It must never keep a process alive.
     created.unref();
   } catch {
     state = 'off';
@@ -123,12 +124,19 @@ function startWorker(): void {
 function dropWorker(which: Worker | undefined): void {
   if (which === undefined || worker !== which) return;
   worker = undefined;
+  workerUp = undefined;
   kept = undefined; // the old worker may still hold it
   state = starts >= MAX_STARTS ? 'off' : 'none';
   void which.terminate().catch(() => {});
 }
 
+/** Notices a worker that has come up since the last look. */
+function checkStarted(): void {
+  if (state === 'starting' && workerUp !== undefined && Atomics.load(workerUp, 0) === 1) state = 'ready';
+}
+
 function readyWorker(): Worker | undefined {
+  checkStarted();
   if (state === 'ready') return worker;
   if (state === 'none') startWorker();
   return undefined;
@@ -546,6 +554,7 @@ export const parallelCrypto: ParallelCrypto = {
 /** For tests: whether the worker is up, how many jobs it was given, and a way to stop it. */
 export const parallelWorker = {
   get ready(): boolean {
+    checkStarted();
     return state === 'ready';
   },
   get jobs(): number {

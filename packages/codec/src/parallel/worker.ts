@@ -35,6 +35,7 @@ function workerMain(
   Buf: typeof NodeBuffer,
   k: Constants,
   decodeFilePart: typeof decodeFilePartHere,
+  ready: Int32Array,
 ): void {
   const { SLOT, COMMAND, TAIL } = k;
   const WAIT_MS = 1000;
@@ -150,11 +151,16 @@ function workerMain(
       Atomics.notify(ctrl, SLOT.finished);
     }
   });
-  port.postMessage('ready');
+  // Said through shared memory, not a message: a caller that awaits large calls back to back
+  // never lets its event loop take a message, and would never see the worker as ready.
+  Atomics.store(ready, 0, 1);
 }
 
-/** The worker's source text, for `new Worker(code, { eval: true })` (no file to locate from dist/). */
+/**
+ * The worker's source text, for `new Worker(code, { eval: true })` (no file to locate from dist/).
+ * Its `workerData` is an Int32Array on shared memory whose first slot it sets to 1 once it runs.
+ */
 export function workerSource(): string {
   const constants: Constants = { SLOT, COMMAND, TAIL, SLOTS, DIGEST_OFFSET, CARRY_OFFSET, DATA_OFFSET };
-  return `(${workerMain.toString()})(require('node:worker_threads').parentPort, require('node:crypto'), require('node:buffer').Buffer, ${JSON.stringify(constants)}, ${decodeFilePartHere.toString()});`;
+  return `(${workerMain.toString()})(require('node:worker_threads').parentPort, require('node:crypto'), require('node:buffer').Buffer, ${JSON.stringify(constants)}, ${decodeFilePartHere.toString()}, require('node:worker_threads').workerData);`;
 }
