@@ -26,6 +26,7 @@ import {
 import { type KeyInput, type KeyResolver, keyBytes } from './key.js';
 import { openLargeEnvelope } from './parallel/open-envelope.js';
 import type { ParallelCrypto } from './parallel/types.js';
+import { paddedLength } from './pkcs7.js';
 
 export type { HeaderSource, MissingProtectedPolicy } from './header-rules.js';
 
@@ -108,7 +109,7 @@ export function bindCodec(backend: CryptoBackend, parallel?: ParallelCrypto) {
   function assertFitsOneString(plaintextLength: number, what: string, stream: string): void {
     const limit = backend.maxStringLength;
     if (limit === undefined) return;
-    const ciphertextChars = Math.ceil((((Math.floor(plaintextLength / 16) + 1) * 16) / 3) * 4);
+    const ciphertextChars = Math.ceil((paddedLength(plaintextLength) / 3) * 4);
     if (ciphertextChars > limit) {
       throw new RangeError(
         `${what} makes an envelope longer than the longest string this runtime can hold ` +

@@ -1,5 +1,8 @@
 import { decryptionFailed } from './errors.js';
 
+/** The CBC ciphertext length of `plaintextLength` bytes: PKCS#7 always adds 1 to 16 bytes. */
+export const paddedLength = (plaintextLength: number) => (Math.floor(plaintextLength / 16) + 1) * 16;
+
 /**
  * PKCS#7 unpadding of decrypted CBC blocks; only ever reached after the tag has verified. Bad
  * padding is the same one authentication error as a bad tag, so it can never act as an oracle.

@@ -8,7 +8,7 @@ import { computeTagSync, TAG_BYTES } from '../cbc-hmac.js';
 import { base64UrlErrors, STD_VALUES, trailingBitsClear, URL_VALUES } from '../encoding/node-base64.js';
 import { decryptionFailed } from '../errors.js';
 import { FILE_PREFIX_TEXT, FILE_SUFFIX_TEXT, filePayloadLength } from '../file-payload.js';
-import { unpad } from '../pkcs7.js';
+import { paddedLength, unpad } from '../pkcs7.js';
 import { decodeFilePart } from './file-part.js';
 import {
   CARRY_OFFSET,
@@ -359,7 +359,7 @@ function seal(
 ): { ciphertext: string; tag: Uint8Array } | undefined {
   const key = prepared as NodeKey;
   const plaintextLength = 'bytes' in input ? input.bytes.length : filePayloadLength(input.file.length);
-  const ciphertextLength = (Math.floor(plaintextLength / 16) + 1) * 16;
+  const ciphertextLength = paddedLength(plaintextLength);
   const lane = beginJob('seal', 'raw', key, aad, iv, ciphertextLength);
   if (!lane) return undefined;
   try {
