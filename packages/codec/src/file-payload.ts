@@ -13,21 +13,20 @@ import { parseStrictJsonObject } from './strict-json.js';
 export const FILE_PREFIX_TEXT = '{"file":"';
 export const FILE_SUFFIX_TEXT = '"}';
 const PREFIXES = [FILE_PREFIX_TEXT, '{"file": "'];
-const SUFFIX = FILE_SUFFIX_TEXT;
 
 /** The length of the canonical payload of a file of `fileBytes` bytes. */
 export const filePayloadLength = (fileBytes: number) =>
   FILE_PREFIX_TEXT.length + 4 * Math.ceil(fileBytes / 3) + FILE_SUFFIX_TEXT.length;
 
 export function buildFilePayload(backend: CryptoBackend, bytes: Uint8Array): Uint8Array {
-  return backend.latin1Bytes(PREFIXES[0]!, backend.encodeBase64(bytes), SUFFIX);
+  return backend.latin1Bytes(FILE_PREFIX_TEXT, backend.encodeBase64(bytes), FILE_SUFFIX_TEXT);
 }
 
 export function parseFilePayload(backend: CryptoBackend, payload: Uint8Array): Uint8Array {
   const text = backend.latin1String(payload);
   for (const prefix of PREFIXES) {
-    if (text.startsWith(prefix) && text.endsWith(SUFFIX)) {
-      const body = text.slice(prefix.length, text.length - SUFFIX.length);
+    if (text.startsWith(prefix) && text.endsWith(FILE_SUFFIX_TEXT)) {
+      const body = text.slice(prefix.length, text.length - FILE_SUFFIX_TEXT.length);
       if (body.indexOf('"') === -1 && body.indexOf('\\') === -1) {
         return backend.decodeBase64(body, 'The "file" member', true);
       }
