@@ -1,4 +1,5 @@
 import { decrypt, isJweError } from '@jwe-transport/codec';
+import { DecryptedResponse } from './decrypted-response.js';
 import { JweResponseError } from './errors.js';
 import { isJsonMediaType, saysJwe } from './media-type.js';
 import type { ResolvedOptions, ResponseMode } from './options.js';
@@ -46,20 +47,18 @@ function describeTarget(method: string, url: string): string {
 
 function decryptedResponse(original: Response, plaintext: Uint8Array): Response {
   // The new Response copies the headers; its own copy is mutable, so edit that one.
-  const response = new Response(plaintext as Uint8Array<ArrayBuffer>, {
-    status: original.status,
-    statusText: original.statusText,
-    headers: original.headers,
-  });
+  const response = new DecryptedResponse(
+    plaintext,
+    { status: original.status, statusText: original.statusText, headers: original.headers },
+    // A constructed Response has an empty url; keep the real one for callers and error messages.
+    { url: original.url, redirected: original.redirected },
+  );
   const { headers } = response;
   for (const name of ENVELOPE_ONLY_HEADERS) headers.delete(name);
   const contentType = headers.get('content-type');
   if (contentType === null || contentType.toLowerCase().includes('jose')) {
     headers.set('content-type', 'application/json');
   }
-  // A constructed Response has an empty url; keep the real one for callers and error messages.
-  if (original.url) Object.defineProperty(response, 'url', { value: original.url });
-  if (original.redirected) Object.defineProperty(response, 'redirected', { value: true });
   return response;
 }
 

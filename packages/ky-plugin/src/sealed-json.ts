@@ -8,7 +8,7 @@ import type { ResolvedOptions } from './options.js';
  * of a small encrypted call). The hook still decides: a call opted out gets its plaintext back.
  */
 
-/** How many sealed bodies may wait for their `beforeRequest`; calls that never start are dropped from the front. */
+/** How many sealed bodies may wait for their `beforeRequest`; calls that never start are overwritten, oldest first. */
 const WAITING_LIMIT = 256;
 
 export interface JsonSealer {
@@ -33,18 +33,30 @@ export function jsonSealer(
   if (backendName !== 'node' || typeof key === 'function' || options.encrypt !== 'all') return undefined;
   const encryptOptions = options.kid === undefined ? {} : { kid: options.kid };
   // Envelope texts only: every one has a fresh IV, so none is ever mistaken for another call's body.
-  const waiting = new Set<string>();
+  // A ring searched newest first, not a Set: hashing each 1.4 KB text for a Set costs more than
+  // the few comparisons a search makes, since a call's hook runs right after its body is sealed.
+  const waiting: (string | undefined)[] = new Array(WAITING_LIMIT).fill(undefined);
+  let newest = 0;
   return {
     stringifyJson(data) {
       const text = stringify(data);
       // JSON.stringify(undefined) has no text; leave that to ky, as without the plugin.
       if (typeof text !== 'string') return text;
       const envelope = JSON.stringify(encryptSync(text, key, encryptOptions));
-      if (waiting.size >= WAITING_LIMIT) waiting.delete(waiting.values().next().value as string);
-      waiting.add(envelope);
+      newest = (newest + 1) % WAITING_LIMIT;
+      waiting[newest] = envelope;
       return envelope;
     },
-    claim: (body): body is string => typeof body === 'string' && waiting.delete(body),
+    claim(body): body is string {
+      if (typeof body !== 'string') return false;
+      for (let age = 0, slot = newest; age < WAITING_LIMIT; age++, slot = (slot || WAITING_LIMIT) - 1) {
+        if (waiting[slot] === body) {
+          waiting[slot] = undefined;
+          return true;
+        }
+      }
+      return false;
+    },
     async plaintextOf(body) {
       return new TextDecoder().decode(await decrypt(body, key));
     },
