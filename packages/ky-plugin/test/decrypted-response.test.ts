@@ -99,8 +99,17 @@ describe('DecryptedResponse', () => {
   it('decodes a urlencoded body through formData() like a stream-backed Response', async () => {
     const form = new TextEncoder().encode('a=1&b=%C3%BC');
     const formInit = { headers: { 'content-type': 'application/x-www-form-urlencoded' } };
-    const ours = await new DecryptedResponse(form, formInit, origin).formData();
-    expect([...ours.entries()]).toEqual([...(await new Response(form, formInit).formData()).entries()]);
+    const entries = (data: FormData) => {
+      const out: [string, FormDataEntryValue][] = [];
+      data.forEach((value, name) => out.push([name, value]));
+      return out;
+    };
+    const ours = entries(await new DecryptedResponse(form, formInit, origin).formData());
+    expect(ours).toEqual([
+      ['a', '1'],
+      ['b', 'ü'],
+    ]);
+    expect(ours).toEqual(entries(await new Response(form, formInit).formData()));
   });
 
   it('rejects json() of a body that is not JSON with a SyntaxError, as fetch does', async () => {
