@@ -101,7 +101,9 @@ describe('DecryptedResponse', () => {
     const formInit = { headers: { 'content-type': 'application/x-www-form-urlencoded' } };
     const entries = (data: FormData) => {
       const out: [string, FormDataEntryValue][] = [];
-      data.forEach((value, name) => out.push([name, value]));
+      data.forEach((value, name) => {
+        out.push([name, value]);
+      });
       return out;
     };
     const ours = entries(await new DecryptedResponse(form, formInit, origin).formData());
