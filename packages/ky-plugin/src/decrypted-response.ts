@@ -71,11 +71,18 @@ export class DecryptedResponse extends Response {
     return bytes;
   }
 
+  /** What a copy of this response is made with (the constructor copies the headers). */
+  #init(): ResponseInit {
+    return { status: this.status, statusText: this.statusText, headers: this.headers };
+  }
+
   #stream(): Response {
     if (this.#streamed) return this.#streamed;
-    const init = { status: this.status, statusText: this.statusText, headers: this.headers };
     const bytes = this.#take();
-    const streamed = new Response(bytes ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(0), init);
+    const streamed = new Response(
+      bytes ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(0),
+      this.#init(),
+    );
     // Already read through a method: the stream must say so too (disturbed, and no second read).
     if (!bytes) streamed.arrayBuffer().catch(() => undefined);
     this.#streamed = streamed;
@@ -100,10 +107,9 @@ export class DecryptedResponse extends Response {
     return bytes ? Promise.resolve(bytes.slice().buffer as ArrayBuffer) : Promise.reject(unusable());
   }
 
-  /** `Response.bytes()` where the runtime has it (Node 22+, current browsers). */
+  /** `Response.bytes()`, on every runtime: Node 20's own Response does not have it. */
   override bytes(): Promise<Uint8Array<ArrayBuffer>> {
     const streamed = this.#streamed;
-    // Node 20's Response has no bytes() of its own.
     if (streamed) return streamed.arrayBuffer().then((buffer) => new Uint8Array(buffer));
     const bytes = this.#take();
     return bytes ? Promise.resolve(bytes.slice() as Uint8Array<ArrayBuffer>) : Promise.reject(unusable());
@@ -120,10 +126,7 @@ export class DecryptedResponse extends Response {
   override clone(): Response {
     if (this.bodyUsed)
       throw new TypeError('Response.clone: the body of this response has already been read.');
-    if (!this.#streamed) {
-      const init = { status: this.status, statusText: this.statusText, headers: this.headers };
-      return new DecryptedResponse(this.#plaintext!, init, this.#origin);
-    }
+    if (!this.#streamed) return new DecryptedResponse(this.#plaintext!, this.#init(), this.#origin);
     const copy = this.#streamed.clone();
     Object.defineProperties(copy, {
       url: { value: this.#origin.url },
