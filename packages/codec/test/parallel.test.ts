@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -263,6 +263,28 @@ describe('large one-shot envelopes on two threads', () => {
       expect(Buffer.from(await codec.decryptFile(envelope, KEY)).equals(file)).toBe(true);
     }
     expect(parallelWorker.jobs).toBeGreaterThan(jobsBefore);
+  });
+
+  it('the worker also runs in a process started with --input-type=module (its eval code inherits that)', () => {
+    const dist = new URL('../dist/index.node.js', import.meta.url);
+    const script = `
+      const codec = await import(${JSON.stringify(dist.href)});
+      const { readdirSync } = await import('node:fs');
+      const threads = () => readdirSync('/proc/self/task').length;
+      const before = threads();
+      const file = new Uint8Array(400000).map((_, i) => (i * 7) & 255);
+      const envelope = await codec.encryptFile(file, ${JSON.stringify(KEY)}); // starts the worker
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const workers = threads() - before; // before the next large call, which would start another
+      const back = await codec.decryptFile(envelope, ${JSON.stringify(KEY)});
+      process.stdout.write(JSON.stringify({ workers, same: Buffer.from(back).equals(Buffer.from(file)) }));
+    `;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ workers: 1, same: true });
   });
 });
 

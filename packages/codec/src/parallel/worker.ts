@@ -162,5 +162,6 @@ function workerMain(
  */
 export function workerSource(): string {
   const constants: Constants = { SLOT, COMMAND, TAIL, SLOTS, DIGEST_OFFSET, CARRY_OFFSET, DATA_OFFSET };
-  return `(${workerMain.toString()})(require('node:worker_threads').parentPort, require('node:crypto'), require('node:buffer').Buffer, ${JSON.stringify(constants)}, ${decodeFilePartHere.toString()}, require('node:worker_threads').workerData);`;
+  // Dynamic imports, not require: eval'd worker code inherits the parent's --input-type=module.
+  return `Promise.all([import('node:worker_threads'), import('node:crypto'), import('node:buffer')]).then(([threads, crypto, buffer]) => (${workerMain.toString()})(threads.parentPort, crypto, buffer.Buffer, ${JSON.stringify(constants)}, ${decodeFilePartHere.toString()}, threads.workerData));`;
 }
