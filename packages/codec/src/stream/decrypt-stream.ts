@@ -44,10 +44,10 @@ export async function decryptEnvelopeStream(
   const limit = new SizeLimit(options.maxSize, mode === 'raw' ? 'plaintext' : 'file');
   const sink: Sink = await openSink(options.to);
   let spill: SpillFile | undefined;
+  let consumer: CiphertextConsumer | undefined;
   try {
     const scanner = new EnvelopeScanner();
     const members: Members = {};
-    let consumer: CiphertextConsumer | undefined;
     // Its output is consumed at once (the decryptor copies what it reads), so one buffer serves.
     const base64 = new Base64StreamDecoder('base64url', 'The "ciphertext" member', true);
     // Decoded ciphertext goes straight to the decryptor, or to the spill file until it can.
@@ -91,6 +91,7 @@ export async function decryptEnvelopeStream(
       spilled: spill !== undefined,
     };
   } catch (error) {
+    consumer?.abandon();
     await sink.abort(error);
     throw error;
   } finally {

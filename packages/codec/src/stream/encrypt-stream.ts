@@ -31,28 +31,36 @@ async function* envelopeChunks(
   const sealer = new StreamSealer(key, iv, AAD);
   const ciphertext = new Base64StreamEncoder('base64url');
   const payload = mode === 'file' ? new FilePayloadEncoder() : undefined;
-  const seal = (plaintext: Uint8Array) => ciphertext.push(sealer.update(plaintext));
+  const seal = async (plaintext: Uint8Array) => ciphertext.push(await sealer.update(plaintext));
 
-  const head = `{"protected":"${PROTECTED_COMPACT}","iv":"${Buffer.from(iv).toString('base64url')}","ciphertext":"`;
-  const first: Uint8Array[] = [Buffer.from(head, 'latin1')];
-  if (payload) first.push(seal(FILE_PAYLOAD_PREFIX));
-  yield Buffer.concat(first);
+  let sealed = false;
+  try {
+    const head = `{"protected":"${PROTECTED_COMPACT}","iv":"${Buffer.from(iv).toString('base64url')}","ciphertext":"`;
+    const first: Uint8Array[] = [Buffer.from(head, 'latin1')];
+    if (payload) first.push(await seal(FILE_PAYLOAD_PREFIX));
+    yield Buffer.concat(first);
 
-  for await (const chunk of chunksOf(source, `${what}: the source`)) {
-    limit.addContent(chunk.length);
-    for (const piece of piecesOf(chunk)) {
-      const text = seal(payload ? payload.push(piece) : piece);
-      if (text.length > 0) yield text;
+    for await (const chunk of chunksOf(source, `${what}: the source`)) {
+      limit.addContent(chunk.length);
+      for (const piece of piecesOf(chunk)) {
+        const text = await seal(payload ? payload.push(piece) : piece);
+        if (text.length > 0) yield text;
+      }
     }
-  }
 
-  const tail: Uint8Array[] = payload ? payload.end().map(seal) : [];
-  const { ciphertext: last, tag } = sealer.final();
-  tail.push(ciphertext.push(last), ciphertext.end());
-  let close = `","tag":"${tag.toString('base64url')}"`;
-  if (options.kid !== undefined) close += `,"kid":${JSON.stringify(options.kid)}`;
-  tail.push(Buffer.from(`${close}}`, 'utf8'));
-  yield Buffer.concat(tail);
+    const tail: Uint8Array[] = [];
+    for (const part of payload ? payload.end() : []) tail.push(await seal(part));
+    const { ciphertext: last, tag } = await sealer.final();
+    sealed = true;
+    tail.push(ciphertext.push(last), ciphertext.end());
+    let close = `","tag":"${tag.toString('base64url')}"`;
+    if (options.kid !== undefined) close += `,"kid":${JSON.stringify(options.kid)}`;
+    tail.push(Buffer.from(`${close}}`, 'utf8'));
+    yield Buffer.concat(tail);
+  } finally {
+    // A failed or cancelled stream gives the MAC worker back to the next one.
+    if (!sealed) sealer.abandon();
+  }
 }
 
 /**

@@ -1,0 +1,102 @@
+import type { Buffer } from 'node:buffer';
+import { createHmac, type Hmac } from 'node:crypto';
+import { MacLane, macWorkerState, warmMacWorker } from './mac-lane.js';
+
+/**
+ * Ciphertext a stream MACs on its own thread before it asks for the worker. Below this a
+ * stream never touches the worker, and a thread hand-off would cost more than it saves.
+ */
+const LANE_FROM = 1024 * 1024;
+/**
+ * How much ciphertext a stream keeps while the worker is still starting (a first stream reaches
+ * LANE_FROM in milliseconds; the worker takes some tens). Past this it stays on its own thread.
+ * Only one stream waits like this at a time, so memory stays bounded however many run at once.
+ */
+const KEEP_AT_MOST = 24 * 1024 * 1024;
+let waiting: WeakRef<StreamMac> | undefined;
+
+// A stream dropped without being finished or cancelled gives the worker back when it is collected.
+const abandoned = new FinalizationRegistry<MacLane>((lane) => lane.release());
+
+/**
+ * HMAC-SHA-256 of a stream's AAD, IV and ciphertext. It starts on the calling thread and keeps
+ * the ciphertext it has seen; past LANE_FROM, as soon as the MAC worker is up and free, it hands
+ * everything to the worker and from then on only copies pieces into its ring. The result is the
+ * same either way; if the worker never becomes free, the stream simply stays on its thread.
+ */
+export class StreamMac {
+  private mac: Hmac | undefined;
+  private lane: MacLane | undefined;
+  /** The ciphertext so far, until the worker takes over or the stream is too long to keep it. */
+  private seen: Uint8Array[] | undefined;
+  private seenBytes = 0;
+
+  /** `mayMove: false` keeps the MAC on this thread (a stream MACed under several AADs at once). */
+  constructor(
+    private readonly macKey: Uint8Array,
+    private readonly head: readonly Uint8Array[],
+    mayMove = true,
+  ) {
+    this.mac = createHmac('sha256', macKey);
+    for (const part of head) this.mac.update(part);
+    if (!mayMove) return;
+    warmMacWorker();
+    if (macWorkerState() !== 'off') this.seen = [];
+  }
+
+  /** MACs `bytes`; the caller may reuse them once the promise resolves. */
+  async update(bytes: Uint8Array): Promise<void> {
+    if (this.lane) return this.lane.push(bytes);
+    this.mac!.update(bytes);
+    if (!this.seen) return;
+    // A copy: callers reuse their buffers, and these wait until the worker takes them.
+    this.seen.push(Uint8Array.prototype.slice.call(bytes));
+    this.seenBytes += bytes.length;
+    if (this.seenBytes < LANE_FROM) return;
+    const state = macWorkerState();
+    if (state === 'free') return this.handOver();
+    if (state === 'starting' && this.seenBytes <= KEEP_AT_MOST && this.mayWait()) return;
+    this.stopKeeping();
+  }
+
+  async digest(): Promise<Buffer> {
+    if (!this.lane) {
+      this.stopKeeping();
+      return this.mac!.digest();
+    }
+    abandoned.unregister(this);
+    return this.lane.digest();
+  }
+
+  /** Lets the worker go without a digest (the stream failed or was cancelled). */
+  release(): void {
+    this.stopKeeping();
+    if (!this.lane) return;
+    abandoned.unregister(this);
+    this.lane.release();
+  }
+
+  /** Whether this is the one stream that keeps copies while the worker starts. */
+  private mayWait(): boolean {
+    const other = waiting?.deref();
+    if (other === undefined) waiting = new WeakRef(this);
+    return other === undefined || other === this;
+  }
+
+  /** Drops the copies: the worker has them now, or this stream's MAC stays on its thread. */
+  private stopKeeping(): void {
+    this.seen = undefined;
+    if (waiting?.deref() === this) waiting = undefined;
+  }
+
+  private async handOver(): Promise<void> {
+    const lane = MacLane.acquire(this.macKey, [...this.head]);
+    if (!lane) return;
+    const seen = this.seen!;
+    this.stopKeeping();
+    this.lane = lane;
+    abandoned.register(this, lane, this);
+    for (const bytes of seen) await lane.push(bytes);
+    this.mac = undefined;
+  }
+}
