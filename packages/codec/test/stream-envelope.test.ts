@@ -1,5 +1,4 @@
 import { Buffer } from 'node:buffer';
-import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import * as webCodec from '../src/index.web.js';
 import { expectJweError } from './support/errors.js';
 import { joseNpmDecrypt, jwcryptoDecrypt, jwcryptoEncrypt } from './support/peers.js';
 import { rawEnvelope } from './support/raw-jwe.js';
+import { bytesFrom, collect, memorySink } from './support/streams.js';
 
 const KEY = 'stream-test-k16!';
 const OTHER_KEY = 'another-key-16ch';
@@ -21,15 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Deterministic pseudo-random bytes (SHA-256 in counter mode), so big inputs cost no shrinking. */
-function bytesFrom(seed: number, length: number): Buffer {
-  const out = Buffer.alloc(length);
-  for (let at = 0, i = 0; at < length; at += 32, i++) {
-    createHash('sha256').update(`${seed}:${i}`).digest().copy(out, at);
-  }
-  return out;
-}
 
 /** Cuts `bytes` into consecutive pieces cycling through `sizes`, at most ~2000 of them. */
 function cut(bytes: Uint8Array, sizes: readonly number[]): Uint8Array[] {
@@ -45,31 +36,6 @@ function cut(bytes: Uint8Array, sizes: readonly number[]): Uint8Array[] {
 
 async function* slowly(pieces: Uint8Array[]): AsyncGenerator<Uint8Array> {
   for (const piece of pieces) yield piece;
-}
-
-async function collect(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
-  const parts: Uint8Array[] = [];
-  const reader = stream.getReader();
-  for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
-  return Buffer.concat(parts);
-}
-
-/** A WritableStream that keeps what it receives and records whether it was closed or aborted. */
-function memorySink() {
-  const parts: Uint8Array[] = [];
-  const state = { closed: false, aborted: false };
-  const stream = new WritableStream<Uint8Array>({
-    write(chunk) {
-      parts.push(chunk);
-    },
-    close() {
-      state.closed = true;
-    },
-    abort() {
-      state.aborted = true;
-    },
-  });
-  return { stream, state, bytes: () => Buffer.concat(parts) };
 }
 
 async function decryptToMemory(

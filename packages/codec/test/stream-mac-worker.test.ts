@@ -1,6 +1,5 @@
 import { Buffer } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -8,36 +7,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as codec from '../src/index.node.js';
 import { macWorkerJobCount, macWorkerState, warmMacWorker } from '../src/stream/mac-lane.js';
 import { expectJweError } from './support/errors.js';
+import { bytesFrom, collect, memorySink } from './support/streams.js';
 
 const KEY = 'mac-worker-k16!!';
 const IV = new Uint8Array(16).fill(7);
 const MiB = 1024 * 1024;
 
-function bytesFrom(seed: number, length: number): Buffer {
-  const out = Buffer.alloc(length);
-  for (let at = 0, i = 0; at < length; at += 32, i++) {
-    createHash('sha256').update(`${seed}:${i}`).digest().copy(out, at);
-  }
-  return out;
-}
-
 async function* inPieces(bytes: Uint8Array, size = 100_000): AsyncGenerator<Uint8Array> {
   for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
-}
-
-async function collect(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
-  const parts: Uint8Array[] = [];
-  const reader = stream.getReader();
-  for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
-  return Buffer.concat(parts);
-}
-
-function memorySink() {
-  const parts: Uint8Array[] = [];
-  return {
-    stream: new WritableStream<Uint8Array>({ write: (chunk) => void parts.push(chunk) }),
-    bytes: () => Buffer.concat(parts),
-  };
 }
 
 /** Encrypts with the worker if it is free: same IV, so the result must equal the one-shot envelope. */
