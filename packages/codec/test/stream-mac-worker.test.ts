@@ -124,12 +124,15 @@ describe('the stream MAC worker', () => {
       const collect = async (stream) => { const parts = []; for await (const part of stream) parts.push(part); return Buffer.concat(parts); };
       const before = threads();
       await collect(codec.encryptFileStream([new Uint8Array(10)], ${JSON.stringify(KEY)}));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const afterSmall = threads() - before; // a small stream never starts the worker
+      await collect(codec.encryptFileStream([new Uint8Array(400_000)], ${JSON.stringify(KEY)}));
       await new Promise((resolve) => setTimeout(resolve, 500));
       const workers = threads() - before; // before the next stream, which would start another
       const file = new Uint8Array(6 * 1024 * 1024).map((_, i) => (i * 31) & 255);
       async function* source() { for (let at = 0; at < file.length; at += 65536) yield file.subarray(at, at + 65536); }
       const envelope = await collect(codec.encryptFileStream(source(), ${JSON.stringify(KEY)}));
-      process.stdout.write(JSON.stringify({ workers, envelope: envelope.toString('latin1') }));
+      process.stdout.write(JSON.stringify({ afterSmall, workers, envelope: envelope.toString('latin1') }));
     `;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       encoding: 'utf8',
@@ -139,7 +142,12 @@ describe('the stream MAC worker', () => {
     });
     expect(run.error).toBeUndefined();
     expect(run.status).toBe(0);
-    const { workers, envelope } = JSON.parse(run.stdout) as { workers: number; envelope: string };
+    const { afterSmall, workers, envelope } = JSON.parse(run.stdout) as {
+      afterSmall: number;
+      workers: number;
+      envelope: string;
+    };
+    expect(afterSmall).toBe(0);
     expect(workers).toBe(1);
     const file = new Uint8Array(6 * MiB).map((_, i) => (i * 31) & 255);
     expect(Buffer.from(await codec.decryptFile(envelope, KEY)).equals(Buffer.from(file))).toBe(true);

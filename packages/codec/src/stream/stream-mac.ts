@@ -8,6 +8,11 @@ import { MacLane, macWorkerState, warmMacWorker } from './mac-lane.js';
  */
 const LANE_FROM = 1024 * 1024;
 /**
+ * Ciphertext after which a stream starts the worker (once per process), ahead of LANE_FROM:
+ * streams shorter than this never cost a thread.
+ */
+const WARM_FROM = 256 * 1024;
+/**
  * How much ciphertext a stream keeps while the worker is still starting (a first stream reaches
  * LANE_FROM in milliseconds; the worker takes some tens). Past this it stays on its own thread.
  * Only one stream waits like this at a time, so memory stays bounded however many run at once.
@@ -39,9 +44,7 @@ export class StreamMac {
   ) {
     this.mac = createHmac('sha256', macKey);
     for (const part of head) this.mac.update(part);
-    if (!mayMove) return;
-    warmMacWorker();
-    if (macWorkerState() !== 'off') this.seen = [];
+    if (mayMove) this.seen = [];
   }
 
   /** MACs `bytes`; the caller may reuse them once the promise resolves. */
@@ -52,6 +55,7 @@ export class StreamMac {
     // A copy: callers reuse their buffers, and these wait until the worker takes them.
     this.seen.push(Uint8Array.prototype.slice.call(bytes));
     this.seenBytes += bytes.length;
+    if (this.seenBytes >= WARM_FROM) warmMacWorker();
     if (this.seenBytes < LANE_FROM) return;
     const state = macWorkerState();
     if (state === 'free') return this.handOver();
