@@ -5,6 +5,7 @@ import {
   END_OF_INPUT,
   MAC_CTRL,
   MAC_CTRL_BYTES,
+  MAC_CTRL_INTS,
   MAC_STATE,
   type MacJob,
   type MacRing,
@@ -131,7 +132,7 @@ export class MacLane {
     private readonly owner: MacWorker,
     private readonly job: MacJob,
   ) {
-    this.ctrl = new Int32Array(job.ctrl, 0, 4);
+    this.ctrl = new Int32Array(job.ctrl, 0, MAC_CTRL_INTS);
   }
 
   /** The worker, if it is up and free, MACing `macKey` over `head` and then whatever is pushed. */
