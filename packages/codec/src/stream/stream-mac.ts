@@ -3,8 +3,8 @@ import { createHmac, type Hmac } from 'node:crypto';
 import { MacLane, macWorkerState, warmMacWorker } from './mac-lane.js';
 
 /**
- * Ciphertext a stream MACs on its own thread before it asks for the worker. Below this a
- * stream never touches the worker, and a thread hand-off would cost more than it saves.
+ * Ciphertext a stream keeps before it asks for the worker. Below this a stream never touches
+ * the worker (its own thread MACs it at the end), and a hand-off would cost more than it saves.
  */
 const LANE_FROM = 1024 * 1024;
 /**
@@ -24,10 +24,11 @@ let waiting: WeakRef<StreamMac> | undefined;
 const abandoned = new FinalizationRegistry<MacLane>((lane) => lane.release());
 
 /**
- * HMAC-SHA-256 of a stream's AAD, IV and ciphertext. It starts on the calling thread and keeps
- * the ciphertext it has seen; past LANE_FROM, as soon as the MAC worker is up and free, it hands
- * everything to the worker and from then on only copies pieces into its ring. The result is the
- * same either way; if the worker never becomes free, the stream simply stays on its thread.
+ * HMAC-SHA-256 of a stream's AAD, IV and ciphertext. At first it keeps copies of the ciphertext
+ * without MACing them; past LANE_FROM, as soon as the MAC worker is up and free, it hands them
+ * to the worker and from then on only copies pieces into its ring. If the worker is not free in
+ * time, or the stream ends first, the calling thread MACs the copies and everything after them.
+ * Either way each byte is MACed once, and the result is the same.
  */
 export class StreamMac {
   private mac: Hmac | undefined;
@@ -50,9 +51,11 @@ export class StreamMac {
   /** MACs `bytes`; the caller may reuse them once the promise resolves. */
   async update(bytes: Uint8Array): Promise<void> {
     if (this.lane) return this.lane.push(bytes);
-    this.mac!.update(bytes);
-    if (!this.seen) return;
-    // A copy: callers reuse their buffers, and these wait until the worker takes them.
+    if (!this.seen) {
+      this.mac!.update(bytes);
+      return;
+    }
+    // A copy (callers reuse their buffers), MACed here only if the worker never takes it.
     this.seen.push(Uint8Array.prototype.slice.call(bytes));
     this.seenBytes += bytes.length;
     if (this.seenBytes >= WARM_FROM) warmMacWorker();
@@ -60,12 +63,12 @@ export class StreamMac {
     const state = macWorkerState();
     if (state === 'free') return this.handOver();
     if (state === 'starting' && this.seenBytes <= KEEP_AT_MOST && this.mayWait()) return;
-    this.stopKeeping();
+    this.stayOnThread();
   }
 
   async digest(): Promise<Buffer> {
     if (!this.lane) {
-      this.stopKeeping();
+      this.stayOnThread();
       return this.mac!.digest();
     }
     abandoned.unregister(this);
@@ -74,7 +77,7 @@ export class StreamMac {
 
   /** Lets the worker go without a digest (the stream failed or was cancelled). */
   release(): void {
-    this.stopKeeping();
+    this.dropCopies();
     if (!this.lane) return;
     abandoned.unregister(this);
     this.lane.release();
@@ -87,8 +90,14 @@ export class StreamMac {
     return other === undefined || other === this;
   }
 
-  /** Drops the copies: the worker has them now, or this stream's MAC stays on its thread. */
-  private stopKeeping(): void {
+  /** The MAC stays on this thread: it takes the copies kept so far, and no more are kept. */
+  private stayOnThread(): void {
+    for (const bytes of this.seen ?? []) this.mac!.update(bytes);
+    this.dropCopies();
+  }
+
+  /** Drops the copies: the worker or this thread's MAC has them, or the stream is given up. */
+  private dropCopies(): void {
     this.seen = undefined;
     if (waiting?.deref() === this) waiting = undefined;
   }
@@ -97,7 +106,7 @@ export class StreamMac {
     const lane = MacLane.acquire(this.macKey, [...this.head]);
     if (!lane) return;
     const seen = this.seen!;
-    this.stopKeeping();
+    this.dropCopies();
     this.lane = lane;
     abandoned.register(this, lane, this);
     for (const bytes of seen) await lane.push(bytes);
