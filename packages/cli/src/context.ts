@@ -1,4 +1,4 @@
-import { type OpenedInput, openInput } from './input/read-input.js';
+import { type OpenedInput, type OpenInputOptions, openInput } from './input/read-input.js';
 import { type CliIo, writeText } from './io.js';
 import { KEY_FLAG_WARNING, type KeySet, loadKeys, missingKeyError } from './keys.js';
 import type { OptionValues } from './options.js';
@@ -16,7 +16,7 @@ export interface CommandContext {
   note(text: string): Promise<void>;
   warn(text: string): Promise<void>;
   /** Opens the command's input; run() closes it however the command ends, so no open file keeps the process alive. */
-  openInput(threshold?: number): Promise<OpenedInput>;
+  openInput(options?: OpenInputOptions): Promise<OpenedInput>;
   dispose(): void;
 }
 
@@ -33,8 +33,8 @@ export function createContext(io: CliIo, values: OptionValues, input_: string | 
     errStyle,
     note: (text) => writeText(io.stderr, `${errStyle.dim(text)}\n`),
     warn: (text) => writeText(io.stderr, `${errStyle.yellow(text)}\n`),
-    async openInput(threshold) {
-      const input = await openInput(input_, io.stdin, threshold);
+    async openInput(options) {
+      const input = await openInput(input_, io.stdin, options);
       opened.push(input);
       return input;
     },

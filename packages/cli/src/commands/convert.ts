@@ -4,14 +4,14 @@ import type { CommandContext } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { classifyInput, requireEnvelopeBody } from '../input/classify.js';
 import { parseJsonQuietly } from '../input/parse-json.js';
-import { readAll } from '../input/read-input.js';
+import { ENVELOPE_READ_BYTES, readAll } from '../input/read-input.js';
 import { writeJson, writeText } from '../io.js';
 import { writeOutputFile } from '../output/write-file.js';
 
 const CONVERT_LIMIT = 256 * 2 ** 20;
 
 async function readEnvelopeText(ctx: CommandContext) {
-  const input = await ctx.openInput();
+  const input = await ctx.openInput({ readBytes: ENVELOPE_READ_BYTES });
   const bytes = await readAll(input, CONVERT_LIMIT);
   const classified = classifyInput(bytes.toString('utf8'), input.name);
   if (classified.kind === 'har') {

@@ -3,7 +3,7 @@ import { type CommandContext, keysFor } from '../context.js';
 import { type DecryptedEnvelope, decryptWithKeys } from '../decrypt-with-keys.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { classifyInput, requireEnvelopeBody } from '../input/classify.js';
-import { readAll } from '../input/read-input.js';
+import { ENVELOPE_READ_BYTES, readAll } from '../input/read-input.js';
 import { writeBytes, writeJson, writeText } from '../io.js';
 import type { KeySet } from '../keys.js';
 import { headerSourceNote } from '../output/format.js';
@@ -42,7 +42,7 @@ export async function decryptCommand(ctx: CommandContext): Promise<ExitCode> {
     );
   }
   const keys = await keysFor(ctx, true);
-  const input = await ctx.openInput();
+  const input = await ctx.openInput({ readBytes: ENVELOPE_READ_BYTES });
   if (!input.complete && canStreamDecrypt(input.head)) return streamDecrypt(ctx, input, keys);
   const bytes = await readAll(input, WHOLE_INPUT_LIMIT);
   const classified = classifyInput(bytes.toString('utf8'), input.name);

@@ -3,7 +3,7 @@ import { type CommandContext, keysFor } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { classifyInput, requireEnvelopeBody } from '../input/classify.js';
 import { scanHar } from '../input/har.js';
-import { readAll } from '../input/read-input.js';
+import { ENVELOPE_READ_BYTES, readAll } from '../input/read-input.js';
 import { diagnose } from '../inspect/diagnose.js';
 import { inspectLarge } from '../inspect/inspect-large.js';
 import { readLooseEnvelope } from '../inspect/loose-envelope.js';
@@ -30,7 +30,7 @@ function exitCodeOf(reports: InspectReport[]): ExitCode {
 /** `inspect`: what an envelope says about itself, and with a key whether (and why not) it verifies. */
 export async function inspectCommand(ctx: CommandContext): Promise<ExitCode> {
   const keys = await keysFor(ctx, false);
-  const input = await ctx.openInput(WHOLE_INSPECT_LIMIT);
+  const input = await ctx.openInput({ threshold: WHOLE_INSPECT_LIMIT, readBytes: ENVELOPE_READ_BYTES });
   if (!input.complete && canStreamDecrypt(input.head)) {
     const report = await inspectLarge(input, keys);
     if (ctx.json) await writeJson(ctx.io.stdout, report);
