@@ -1,4 +1,4 @@
-import { decryptDetailed, type HeaderSource, isJweError } from '@jwe-transport/codec';
+import { decryptDetailed, type HeaderSource, isJweError, TAG_BYTES } from '@jwe-transport/codec';
 import { CliError } from './cli-error.js';
 import { EXIT } from './exit-codes.js';
 import { type KeyEntry, type KeySet, keysToTry } from './keys.js';
@@ -25,9 +25,9 @@ function tagLengthHint(envelopeText: string | undefined): string {
     : envelopeText.split('.')[4];
   if (tag === undefined) return '';
   const bytes = Math.floor((tag.replace(/=+$/, '').length * 3) / 4);
-  if (bytes === 16) return '';
+  if (bytes === TAG_BYTES) return '';
   const likely = bytes === 32 ? ' (most likely the full, untruncated HMAC-SHA-256)' : '';
-  return ` Its tag is ${bytes} bytes instead of 16${likely}.`;
+  return ` Its tag is ${bytes} bytes instead of ${TAG_BYTES}${likely}.`;
 }
 
 export function decryptionFailedError(keyCount: number, envelopeText?: string): CliError {

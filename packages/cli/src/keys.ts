@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { deriveKey } from '@jwe-transport/codec';
+import { deriveKey, SHARED_KEY_BYTES } from '@jwe-transport/codec';
 import { CliError } from './cli-error.js';
 import { EXIT } from './exit-codes.js';
 
@@ -24,7 +24,6 @@ export interface KeyOptions {
 }
 
 export const DEFAULT_KEY_ENV = 'JWE_KEY';
-const SHARED_KEY_BYTES = 16;
 const utf8 = new TextEncoder();
 
 export const KEY_FLAG_WARNING =

@@ -20,7 +20,7 @@ describe('encrypt: our envelopes decrypt with independent peers', () => {
     const result = await runCli(['encrypt', '--kid', 'k1'], { input: body, env });
     expect(result.code).toBe(0);
     const envelope = JSON.parse(result.stdout);
-    expect(Object.keys(envelope)).toEqual(['protected', 'iv', 'ciphertext', 'tag', 'kid']);
+    expect(Object.keys(envelope)).toEqual(['kid', 'protected', 'iv', 'ciphertext', 'tag']);
     expect(envelope.kid).toBe('k1');
     const [fromPython] = await jwcryptoDecrypt(KEY, [envelope]);
     expect(fromPython).toMatchObject({ ok: true });

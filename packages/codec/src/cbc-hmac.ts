@@ -8,8 +8,7 @@ import { decryptionFailed } from './errors.js';
  * 64-bit big-endian integer.
  */
 
-export const IV_BYTES = 16;
-export const TAG_BYTES = 16;
+import { TAG_BYTES } from './sizes.js';
 
 let lastAadLength = -1;
 let lastAadLengthBlock = new Uint8Array(8);

@@ -1,6 +1,6 @@
 import type { CryptoBackend, PreparedKey } from './backend/types.js';
 import { setBounded } from './bounded-map.js';
-import { IV_BYTES, open, openSync, seal, sealSync } from './cbc-hmac.js';
+import { open, openSync, seal, sealSync } from './cbc-hmac.js';
 import { type Envelope, type EnvelopeInput, readEnvelope } from './envelope.js';
 import { invalid, JweError } from './errors.js';
 import { buildFilePayload, filePayloadLength, parseFilePayload } from './file-payload.js';
@@ -24,9 +24,8 @@ import {
   resolveKey,
 } from './header-rules.js';
 import { type KeyInput, type KeyResolver, keyBytes } from './key.js';
-import { openLargeEnvelope } from './parallel/open-envelope.js';
-import type { ParallelCrypto } from './parallel/types.js';
 import { paddedLength } from './pkcs7.js';
+import { IV_BYTES } from './sizes.js';
 
 export type { HeaderSource, MissingProtectedPolicy } from './header-rules.js';
 
@@ -56,9 +55,9 @@ const CACHE_LIMIT = 64;
 
 /**
  * The codec bound to one crypto back end; the package entry points bind it to node:crypto or
- * WebCrypto. `parallel` (Node only) takes large envelopes onto a second thread.
+ * WebCrypto.
  */
-export function bindCodec(backend: CryptoBackend, parallel?: ParallelCrypto) {
+export function bindCodec(backend: CryptoBackend) {
   // Deriving and importing a key costs more than encrypting 1 KiB; most apps use a handful of
   // shared-key strings, so remember the prepared form of recent ones.
   const preparedByString = new Map<string, PreparedKey | Promise<PreparedKey>>();
@@ -120,18 +119,19 @@ export function bindCodec(backend: CryptoBackend, parallel?: ParallelCrypto) {
 
   function envelopeOf(
     iv: Uint8Array,
-    ciphertext: Uint8Array | string,
+    ciphertext: Uint8Array,
     tag: Uint8Array,
     kid: string | undefined,
   ): Envelope {
-    const envelope: Envelope = {
+    // `kid`, `protected` and `iv` lead so that a streaming receiver can choose the key and start
+    // decrypting before the ciphertext has ended; the streaming encoder writes the same bytes.
+    return {
+      ...(kid === undefined ? {} : { kid }),
       protected: PROTECTED_COMPACT,
       iv: backend.encodeBase64Url(iv),
-      ciphertext: typeof ciphertext === 'string' ? ciphertext : backend.encodeBase64Url(ciphertext),
+      ciphertext: backend.encodeBase64Url(ciphertext),
       tag: backend.encodeBase64Url(tag),
     };
-    if (kid !== undefined) envelope.kid = kid;
-    return envelope;
   }
 
   /**
@@ -163,12 +163,7 @@ export function bindCodec(backend: CryptoBackend, parallel?: ParallelCrypto) {
     const { bytes, iv } = encryptInputs(plaintext, options, caller);
     assertFitsOneString(bytes.length, `${caller}: a plaintext of ${bytes.length} bytes`, 'encryptStream');
     const prepared = prepare(key) as PreparedKey;
-    // Large plaintexts: two threads when available (the ciphertext comes back as base64url already).
-    const sealed =
-      parallel && bytes.length >= parallel.sealFrom
-        ? parallel.seal(prepared, iv, bytes, defaultAad)
-        : undefined;
-    const { ciphertext, tag } = sealed ?? sealSync(sync, prepared, iv, bytes, defaultAad);
+    const { ciphertext, tag } = sealSync(sync, prepared, iv, bytes, defaultAad);
     return envelopeOf(iv, ciphertext, tag, options.kid);
   }
 
@@ -199,12 +194,6 @@ export function bindCodec(backend: CryptoBackend, parallel?: ParallelCrypto) {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('encryptFile: the file must be a Uint8Array.');
     const payloadLength = filePayloadLength(bytes.length);
     assertFitsOneString(payloadLength, `encryptFile: a file of ${bytes.length} bytes`, 'encryptFileStream');
-    if (parallel && backend.sync && payloadLength >= parallel.sealFrom) {
-      // Large files on two threads, the payload built piece by piece as AES reads it.
-      const { iv } = encryptInputs(bytes, options, 'encryptFile');
-      const sealed = parallel.sealFile(prepare(key) as PreparedKey, iv, bytes, defaultAad);
-      if (sealed) return envelopeOf(iv, sealed.ciphertext, sealed.tag, options.kid);
-    }
     return encrypt(buildFilePayload(backend, bytes), key, options);
   }
 
@@ -213,16 +202,6 @@ export function bindCodec(backend: CryptoBackend, parallel?: ParallelCrypto) {
     key: KeyInput | KeyResolver,
     options: DecryptOptions = {},
   ): Promise<DecryptResult> {
-    return (await decryptAny(input, key, options, false)).result;
-  }
-
-  /** With `file`, the parallel path may also read the file payload and answer its bytes as `file`. */
-  async function decryptAny(
-    input: EnvelopeInput,
-    key: KeyInput | KeyResolver,
-    options: DecryptOptions,
-    file: boolean,
-  ): Promise<{ result: DecryptResult; file?: Uint8Array }> {
     const envelope = readEnvelope(input);
     const policy = options.missingProtected ?? 'infer';
     const hasProtected = envelope.protected !== undefined;
@@ -236,17 +215,6 @@ export function bindCodec(backend: CryptoBackend, parallel?: ParallelCrypto) {
     const iv = backend.decodeBase64Url(envelope.iv, 'The "iv" member');
     if (iv.length !== IV_BYTES)
       throw invalid(`The IV must be ${IV_BYTES} bytes for ${ENC}, got ${iv.length}.`);
-    if (parallel && envelope.ciphertext.length >= parallel.openFrom && (hasProtected || policy === 'rfc')) {
-      const [candidate] = protectedCandidates(envelope.protected, policy);
-      const resolve = async () => prepare(await resolveKey(key, kid, header));
-      const aad = aadBytes(candidate!, envelope.aad);
-      const opened = await openLargeEnvelope(parallel, backend, envelope, iv, aad, resolve, file);
-      if (opened) {
-        const result = { header, kid, headerSource: headerSourceOf(hasProtected, 0) };
-        if (opened.file) return { result: { plaintext: opened.bytes, ...result }, file: opened.bytes };
-        return { result: { plaintext: opened.bytes, ...result } };
-      }
-    }
     const ciphertext = backend.decodeBase64Url(envelope.ciphertext, 'The "ciphertext" member');
     const tag = backend.decodeBase64Url(envelope.tag, 'The "tag" member');
     if (envelope.aad !== undefined) backend.decodeBase64Url(envelope.aad, 'The "aad" member');
@@ -257,14 +225,7 @@ export function bindCodec(backend: CryptoBackend, parallel?: ParallelCrypto) {
     const { plaintext, aadIndex } = backend.sync
       ? openSync(backend, backend.sync, prepared as PreparedKey, aads, iv, ciphertext, tag)
       : await open(backend, await prepared, aads, iv, ciphertext, tag);
-    return {
-      result: {
-        plaintext,
-        header,
-        kid,
-        headerSource: headerSourceOf(hasProtected, aadIndex),
-      },
-    };
+    return { plaintext, header, kid, headerSource: headerSourceOf(hasProtected, aadIndex) };
   }
 
   async function decrypt(input: EnvelopeInput, key: KeyInput | KeyResolver, options?: DecryptOptions) {
@@ -285,8 +246,7 @@ export function bindCodec(backend: CryptoBackend, parallel?: ParallelCrypto) {
   }
 
   async function decryptFile(input: EnvelopeInput, key: KeyInput | KeyResolver, options?: DecryptOptions) {
-    const { result, file } = await decryptAny(input, key, options ?? {}, true);
-    return file ?? parseFilePayload(backend, result.plaintext);
+    return parseFilePayload(backend, await decrypt(input, key, options));
   }
 
   return {

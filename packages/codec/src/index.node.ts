@@ -1,10 +1,9 @@
 /**
- * `@jwe-transport/codec` on Node.js: the node:crypto back end.
+ * `@jwe-transport/codec` on Node.js: the node:crypto back end, with streaming.
  * @packageDocumentation
  */
 import { nodeBackend } from './backend/node.js';
 import { bindCodec } from './codec.js';
-import { parallelCrypto } from './parallel/node.js';
 
 export * from './public.js';
 
@@ -20,6 +19,6 @@ export const {
   decryptJson,
   decryptFile,
   decryptDetailed,
-} = bindCodec(nodeBackend, parallelCrypto);
+} = bindCodec(nodeBackend);
 
 export * from './stream/node.js';

@@ -14,8 +14,10 @@ export type KeyResolver = (
   header: Readonly<JoseHeader>,
 ) => KeyInput | undefined | Promise<KeyInput | undefined>;
 
+/** Bytes in a raw A128CBC-HS256 key: the MAC key followed by the AES key. */
 export const KEY_BYTES = 32;
-const SHARED_KEY_BYTES = KEY_BYTES / 2;
+/** Bytes in the service's shared key, which is doubled into the raw key. */
+export const SHARED_KEY_BYTES = KEY_BYTES / 2;
 
 const utf8 = new TextEncoder();
 

@@ -16,4 +16,12 @@ export {
 } from './envelope.js';
 export { isJweError, JweError, type JweErrorCode } from './errors.js';
 export { ALG, ENC, type JoseHeader, PROTECTED_COMPACT, PROTECTED_SPACED } from './header.js';
-export { deriveKey, type KeyInput, type KeyResolver, keyring } from './key.js';
+export {
+  deriveKey,
+  KEY_BYTES,
+  type KeyInput,
+  type KeyResolver,
+  keyring,
+  SHARED_KEY_BYTES,
+} from './key.js';
+export { BLOCK_BYTES, IV_BYTES, TAG_BYTES } from './sizes.js';

@@ -1,13 +1,9 @@
-import { Buffer } from 'node:buffer';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DECRYPTION_FAILED_MESSAGE } from '../src/errors.js';
 import { PROTECTED_COMPACT } from '../src/header.js';
-import * as nodeCodec from '../src/index.node.js';
-import { parallelCrypto, parallelWorker } from '../src/parallel/node.js';
 import { backends } from './support/backends.js';
 import { b64u, fromB64u, patternBytes, utf8 } from './support/bytes.js';
 import { expectJweError } from './support/errors.js';
-import { twoThreadSpies } from './support/parallel-spies.js';
 import { fullMac, rawEnvelope } from './support/raw-jwe.js';
 
 const KEY = 'k3y-f0r-t3st1ng!';
@@ -176,45 +172,5 @@ describe.each(backends)('tag before decryption, $name back end', ({ codec, backe
       );
     }
     expect(decrypt).not.toHaveBeenCalled();
-  });
-});
-
-describe('tag before decryption, two-thread path (large envelopes on Node)', () => {
-  const file = patternBytes(600_000, 5);
-
-  beforeAll(async () => {
-    await nodeCodec.encrypt(new Uint8Array(parallelCrypto.sealFrom), KEY); // starts the worker
-    const until = Date.now() + 10_000;
-    while (!parallelWorker.ready && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-    expect(parallelWorker.ready).toBe(true);
-  });
-
-  it('a bad tag: the compare says no, and neither thread decrypts', async () => {
-    const envelope = await nodeCodec.encryptFile(file, KEY);
-    const tag = fromB64u(envelope.tag);
-    tag[15]! ^= 0x80;
-    const { compare, decrypt } = twoThreadSpies();
-    const jobs = parallelWorker.jobs;
-    await expectJweError(
-      () => nodeCodec.decryptFile({ ...envelope, tag: b64u(tag) }, KEY),
-      'ERR_JWE_DECRYPTION_FAILED',
-    );
-    expect(parallelWorker.jobs).toBe(jobs + 1);
-    expect(compare).toHaveBeenCalledTimes(1);
-    expect(compare.mock.results[0]!.value).toBe(false);
-    for (const spy of decrypt) expect(spy).not.toHaveBeenCalled();
-    expect(parallelWorker.lastTailStarted).toBe(false);
-  });
-
-  it('a good tag: the compare, then AES on this thread and on the worker', async () => {
-    const envelope = await nodeCodec.encryptFile(file, KEY);
-    const { compare, decrypt } = twoThreadSpies();
-    expect(Buffer.from(await nodeCodec.decryptFile(envelope, KEY)).equals(Buffer.from(file))).toBe(true);
-    expect(parallelWorker.lastTailStarted).toBe(true);
-    expect(compare.mock.results.at(-1)?.value).toBe(true);
-    const compared = compare.mock.invocationCallOrder[0]!;
-    const calls = decrypt.flatMap((spy) => spy.mock.invocationCallOrder);
-    expect(calls.length).toBeGreaterThan(0);
-    expect(Math.min(...calls)).toBeGreaterThan(compared);
   });
 });

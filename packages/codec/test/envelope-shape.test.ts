@@ -11,9 +11,9 @@ const IV = patternBytes(16, 5);
 describe.each(backends)('envelope shape, $name back end', ({ codec }) => {
   const sample = () => codec.encrypt('shape test', KEY, { kid: 'kid-1', unsafeFixedIv: IV });
 
-  it('encrypt emits the members in the documented order: protected, iv, ciphertext, tag, kid', async () => {
+  it('encrypt emits the members in the documented order: kid, protected, iv, ciphertext, tag', async () => {
     const envelope = await sample();
-    expect(Object.keys(envelope)).toEqual(['protected', 'iv', 'ciphertext', 'tag', 'kid']);
+    expect(Object.keys(envelope)).toEqual(['kid', 'protected', 'iv', 'ciphertext', 'tag']);
     expect(envelope.protected).toBe(PROTECTED_COMPACT);
     expect(Object.keys(await codec.encrypt('x', KEY))).toEqual(['protected', 'iv', 'ciphertext', 'tag']);
   });

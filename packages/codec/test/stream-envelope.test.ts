@@ -430,8 +430,8 @@ describe('headers', () => {
     // Big enough that the spilled ciphertext spans several write batches and read-back pieces.
     const file = bytesFrom(2, 2_500_000);
     const envelope = await codec.encryptFile(file, KEY, { kid: 'b' });
-    const kidLast = Buffer.from(JSON.stringify(envelope));
-    const kidFirst = Buffer.from(spell({ ...envelope }, ['kid', 'protected', 'iv', 'ciphertext', 'tag'], []));
+    const kidFirst = Buffer.from(JSON.stringify(envelope));
+    const kidLast = Buffer.from(spell({ ...envelope }, ['protected', 'iv', 'ciphertext', 'tag', 'kid'], []));
     const last = await decryptToMemory([kidLast], {}, ring);
     expect(last.bytes.equals(file)).toBe(true);
     expect(last.result).toMatchObject({ kid: 'b', spilled: true });

@@ -1,5 +1,12 @@
 import { open, stat } from 'node:fs/promises';
-import { ENVELOPE_MEMBERS, isJweError, type KeyInput, type KeyResolver } from '@jwe-transport/codec';
+import {
+  decryptFileStream,
+  decryptStream,
+  ENVELOPE_MEMBERS,
+  isJweError,
+  type KeyInput,
+  type KeyResolver,
+} from '@jwe-transport/codec';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../context.js';
 import { decryptionFailedError } from '../decrypt-with-keys.js';
@@ -10,15 +17,14 @@ import type { KeySet } from '../keys.js';
 import { digestSink } from '../output/digest-sink.js';
 import { formatSize, headerSourceNote } from '../output/format.js';
 import { sniffMediaType } from '../output/media-type.js';
-import { streamingCodec } from '../streaming-api.js';
 
 const MEMBER_NAMES = new Set(ENVELOPE_MEMBERS);
 
-/** A large input streams when it is a flattened JSON envelope (its first member says so) and the codec can. */
+/** A large input streams when it is a flattened JSON envelope (its first member says so) */
 export function canStreamDecrypt(head: Uint8Array): boolean {
   const start = Buffer.from(head.subarray(0, 256)).toString('latin1');
   const first = /^(?:\uFEFF|\u00EF\u00BB\u00BF)?\s*\{\s*"([^"\\]{1,32})"/.exec(start)?.[1];
-  return first !== undefined && MEMBER_NAMES.has(first) && streamingCodec() !== undefined;
+  return first !== undefined && MEMBER_NAMES.has(first);
 }
 
 /** One key, or a resolver by kid: a stream cannot be re-read to try each key in turn. */
@@ -57,7 +63,6 @@ export async function streamDecrypt(
   input: OpenedInput,
   keys: KeySet,
 ): Promise<ExitCode> {
-  const codec = streamingCodec()!;
   const { out, raw, force } = ctx.values;
   if (raw && out === undefined) {
     throw new CliError(
@@ -67,7 +72,7 @@ export async function streamDecrypt(
   }
   if (out !== undefined) await assertWritable(out, force === true);
   const digest = out === undefined ? digestSink() : undefined;
-  const decrypt = raw ? codec.decryptStream : codec.decryptFileStream;
+  const decrypt = raw ? decryptStream : decryptFileStream;
   let result: Awaited<ReturnType<typeof decrypt>>;
   try {
     result = await decrypt(remainingBytes(input), streamingKey(keys), { to: out ?? digest!.stream });

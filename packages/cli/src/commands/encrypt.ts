@@ -1,5 +1,12 @@
 import type { Writable } from 'node:stream';
-import { encrypt, encryptFile, type KeyInput, toCompact } from '@jwe-transport/codec';
+import {
+  encrypt,
+  encryptFile,
+  encryptFileStream,
+  encryptStream,
+  type KeyInput,
+  toCompact,
+} from '@jwe-transport/codec';
 import { CliError, usageError } from '../cli-error.js';
 import { type CommandContext, keysFor } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -9,7 +16,6 @@ import type { KeySet } from '../keys.js';
 import { openAtomicFile } from '../output/atomic-file.js';
 import { pump } from '../output/pump.js';
 import { outputError, writeOutputFile } from '../output/write-file.js';
-import { streamingCodec } from '../streaming-api.js';
 
 type Mode = 'json' | 'file' | 'raw';
 
@@ -83,12 +89,6 @@ async function encryptStreaming(
   key: KeyInput,
   kid: string | undefined,
 ) {
-  const codec = streamingCodec();
-  if (!codec)
-    throw new CliError(
-      'ERR_JWE_TOO_LARGE',
-      `${input.name} is too large for this codec version, which cannot stream.`,
-    );
   if (ctx.values.compact) {
     throw usageError(
       `${input.name} is large, so it streams, and streamed output is a JSON envelope: drop --compact.`,
@@ -99,8 +99,8 @@ async function encryptStreaming(
   const options = kid === undefined ? {} : { kid };
   const envelope =
     mode === 'file'
-      ? codec.encryptFileStream(remainingBytes(input), key, options)
-      : codec.encryptStream(remainingBytes(input), key, options);
+      ? encryptFileStream(remainingBytes(input), key, options)
+      : encryptStream(remainingBytes(input), key, options);
   const file =
     ctx.values.out === undefined
       ? undefined

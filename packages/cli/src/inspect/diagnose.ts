@@ -1,4 +1,12 @@
-import { ALG, ENC, ENVELOPE_MEMBERS, PROTECTED_COMPACT, PROTECTED_SPACED } from '@jwe-transport/codec';
+import {
+  ALG,
+  ENC,
+  ENVELOPE_MEMBERS,
+  IV_BYTES,
+  PROTECTED_COMPACT,
+  PROTECTED_SPACED,
+  TAG_BYTES,
+} from '@jwe-transport/codec';
 import { isObject } from '../input/object.js';
 import { checkBase64Url, type DecodedPart, type PartSummary } from './base64url-check.js';
 import type { LooseEnvelope } from './loose-envelope.js';
@@ -6,8 +14,6 @@ import type { Diagnostic, InspectReport, PartLength, ProtectedHeaderReport } fro
 
 const KNOWN_MEMBERS = new Set(ENVELOPE_MEMBERS);
 const BINARY_MEMBERS = ['protected', 'iv', 'ciphertext', 'tag', 'aad'] as const;
-export const TAG_BYTES = 16;
-export const IV_BYTES = 16;
 
 /** The decoded parts, for the key checks that follow the keyless ones. */
 export interface DecodedEnvelope {

@@ -1,10 +1,9 @@
-import { isJweError } from '@jwe-transport/codec';
+import { decryptStream, isJweError } from '@jwe-transport/codec';
 import { streamingKey } from '../commands/decrypt-stream.js';
 import { type OpenedInput, remainingBytes } from '../input/read-input.js';
 import type { KeySet } from '../keys.js';
 import { digestSink } from '../output/digest-sink.js';
 import { sniffMediaType } from '../output/media-type.js';
-import { streamingCodec } from '../streaming-api.js';
 import { diagnose } from './diagnose.js';
 import { LargeEnvelopeScan } from './large-envelope-scan.js';
 import { readLooseEnvelope } from './loose-envelope.js';
@@ -54,11 +53,10 @@ export async function inspectLarge(input: OpenedInput, keys: KeySet | undefined)
   let verification: Verification | undefined;
   let refusal: string | undefined;
   let authFailed = false;
-  const codec = streamingCodec();
-  if (keys && codec) {
+  if (keys) {
     const digest = digestSink();
     try {
-      const result = await codec.decryptStream(observed(), streamingKey(keys), { to: digest.stream });
+      const result = await decryptStream(observed(), streamingKey(keys), { to: digest.stream });
       const summary = digest.result();
       const media = sniffMediaType(summary.head);
       const head = summary.head.toString('latin1');

@@ -1,5 +1,5 @@
 import { createDecipheriv, createHmac } from 'node:crypto';
-import { PROTECTED_COMPACT, PROTECTED_SPACED } from '@jwe-transport/codec';
+import { PROTECTED_COMPACT, PROTECTED_SPACED, TAG_BYTES } from '@jwe-transport/codec';
 import type { KeyEntry } from '../keys.js';
 
 /*
@@ -63,7 +63,8 @@ export function findTagMatch(
       const aadText =
         aadMember === undefined ? reading.protectedText : `${reading.protectedText}.${aadMember}`;
       const mac = fullHmac(entry.key, Buffer.from(aadText, 'latin1'), iv, ciphertext);
-      if (tag.length === 16 && mac.subarray(0, 16).equals(tag)) return { entry, reading, form: 'truncated' };
+      if (tag.length === TAG_BYTES && mac.subarray(0, TAG_BYTES).equals(tag))
+        return { entry, reading, form: 'truncated' };
       if (tag.length === 32 && mac.equals(tag)) return { entry, reading, form: 'full' };
     }
   }

@@ -1,10 +1,11 @@
+import { IV_BYTES, TAG_BYTES } from '@jwe-transport/codec';
 import { toCliError } from '../cli-error.js';
 import { decryptWithKeys } from '../decrypt-with-keys.js';
 import { EXIT } from '../exit-codes.js';
 import type { KeySet } from '../keys.js';
 import { headerSourceNote } from '../output/format.js';
 import { classifyPlaintext, describePayload } from '../output/payload.js';
-import { type DecodedEnvelope, IV_BYTES, TAG_BYTES } from './diagnose.js';
+import type { DecodedEnvelope } from './diagnose.js';
 import type { InspectReport, Verification } from './report.js';
 import { aadReadings, decryptAuthenticated, findTagMatch, type TagMatch } from './tag-analysis.js';
 

@@ -40,22 +40,17 @@ export class CiphertextConsumer {
   }
 
   /** Decoded ciphertext, in order; the caller may reuse `ciphertext` once this returns. */
-  async update(ciphertext: Uint8Array): Promise<void> {
-    return this.deliver(await this.opener.update(ciphertext));
+  update(ciphertext: Uint8Array): Promise<void> {
+    return this.deliver(this.opener.update(ciphertext));
   }
 
   /** Resolves with the index of the AAD candidate that authenticated. */
   async finish(tag: Uint8Array): Promise<number> {
-    const { plaintext, aadIndex } = await this.opener.final(tag);
+    const { plaintext, aadIndex } = this.opener.final(tag);
     await this.deliver(plaintext);
     if (!this.failed) this.read(() => this.reader.end());
     if (this.failed) throw this.deferred;
     return aadIndex;
-  }
-
-  /** Lets the MAC worker go when the stream fails before `finish`. */
-  abandon(): void {
-    this.opener.abandon();
   }
 
   private async deliver(plaintext: Uint8Array): Promise<void> {

@@ -91,7 +91,6 @@ export async function decryptEnvelopeStream(
       spilled: spill !== undefined,
     };
   } catch (error) {
-    consumer?.abandon();
     await sink.abort(error);
     throw error;
   } finally {

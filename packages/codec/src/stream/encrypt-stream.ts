@@ -1,8 +1,8 @@
 import { Buffer } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
-import { IV_BYTES } from '../cbc-hmac.js';
 import { PROTECTED_COMPACT } from '../header.js';
 import { type KeyInput, keyBytes } from '../key.js';
+import { IV_BYTES } from '../sizes.js';
 import { Base64StreamEncoder } from './base64-stream.js';
 import { FILE_PAYLOAD_PREFIX, FilePayloadEncoder } from './file-payload-stream.js';
 import { StreamSealer } from './node-cbc-hmac-stream.js';
@@ -12,9 +12,9 @@ import { chunksOf } from './sources.js';
 import type { ByteSource, EncryptStreamOptions } from './types.js';
 
 /*
- * The envelope is written in the one-shot `encrypt`'s member order, `protected`, `iv`,
- * `ciphertext`, `tag`, `kid`, byte for byte what JSON.stringify gives for its result: the tag
- * is known only at the end, and it comes after the ciphertext there too.
+ * The envelope is written as the one-shot `encrypt` writes it, byte for byte what JSON.stringify
+ * gives for its result: `kid`, `protected` and `iv` first, so that a streaming receiver can pick
+ * the key and start decrypting at once, then `ciphertext`, then `tag`, known only at the end.
  */
 
 const AAD = Buffer.from(PROTECTED_COMPACT, 'latin1');
@@ -31,36 +31,28 @@ async function* envelopeChunks(
   const sealer = new StreamSealer(key, iv, AAD);
   const ciphertext = new Base64StreamEncoder('base64url');
   const payload = mode === 'file' ? new FilePayloadEncoder() : undefined;
-  const seal = async (plaintext: Uint8Array) => ciphertext.push(await sealer.update(plaintext));
+  const seal = (plaintext: Uint8Array) => ciphertext.push(sealer.update(plaintext));
 
-  let sealed = false;
-  try {
-    const head = `{"protected":"${PROTECTED_COMPACT}","iv":"${Buffer.from(iv).toString('base64url')}","ciphertext":"`;
-    const first: Uint8Array[] = [Buffer.from(head, 'latin1')];
-    if (payload) first.push(await seal(FILE_PAYLOAD_PREFIX));
-    yield Buffer.concat(first);
+  const kid = options.kid === undefined ? '' : `"kid":${JSON.stringify(options.kid)},`;
+  const head = `{${kid}"protected":"${PROTECTED_COMPACT}","iv":"${Buffer.from(iv).toString('base64url')}","ciphertext":"`;
+  const first: Uint8Array[] = [Buffer.from(head, 'utf8')];
+  if (payload) first.push(seal(FILE_PAYLOAD_PREFIX));
+  yield Buffer.concat(first);
 
-    for await (const chunk of chunksOf(source, `${what}: the source`)) {
-      limit.addContent(chunk.length);
-      for (const piece of piecesOf(chunk)) {
-        const text = await seal(payload ? payload.push(piece) : piece);
-        if (text.length > 0) yield text;
-      }
+  for await (const chunk of chunksOf(source, `${what}: the source`)) {
+    limit.addContent(chunk.length);
+    for (const piece of piecesOf(chunk)) {
+      const text = seal(payload ? payload.push(piece) : piece);
+      if (text.length > 0) yield text;
     }
-
-    const tail: Uint8Array[] = [];
-    for (const part of payload ? payload.end() : []) tail.push(await seal(part));
-    const { ciphertext: last, tag } = await sealer.final();
-    sealed = true;
-    tail.push(ciphertext.push(last), ciphertext.end());
-    let close = `","tag":"${tag.toString('base64url')}"`;
-    if (options.kid !== undefined) close += `,"kid":${JSON.stringify(options.kid)}`;
-    tail.push(Buffer.from(`${close}}`, 'utf8'));
-    yield Buffer.concat(tail);
-  } finally {
-    // A failed or cancelled stream gives the MAC worker back to the next one.
-    if (!sealed) sealer.abandon();
   }
+
+  const tail: Uint8Array[] = [];
+  for (const part of payload ? payload.end() : []) tail.push(seal(part));
+  const { ciphertext: last, tag } = sealer.final();
+  tail.push(ciphertext.push(last), ciphertext.end());
+  tail.push(Buffer.from(`","tag":"${tag.toString('base64url')}"}`, 'latin1'));
+  yield Buffer.concat(tail);
 }
 
 /**

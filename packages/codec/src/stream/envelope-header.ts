@@ -1,5 +1,4 @@
 import { Buffer } from 'node:buffer';
-import { IV_BYTES } from '../cbc-hmac.js';
 import { decodeBase64Url } from '../encoding/node-base64.js';
 import { invalid, JweError } from '../errors.js';
 import { ALG, assertSupportedHeader, ENC, type JoseHeader, parseProtectedHeader } from '../header.js';
@@ -15,6 +14,7 @@ import {
   resolveKey,
 } from '../header-rules.js';
 import { type KeyInput, type KeyResolver, keyBytes } from '../key.js';
+import { IV_BYTES } from '../sizes.js';
 
 /*
  * The envelope members other than `ciphertext`, checked as they arrive and again, as a whole,

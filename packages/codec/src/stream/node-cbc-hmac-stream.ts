@@ -1,26 +1,27 @@
 import type { Buffer } from 'node:buffer';
-import { createCipheriv, createDecipheriv, timingSafeEqual } from 'node:crypto';
-import { aadLengthBlock, TAG_BYTES } from '../cbc-hmac.js';
+import { createCipheriv, createDecipheriv, createHmac, type Hmac, timingSafeEqual } from 'node:crypto';
+import { aadLengthBlock } from '../cbc-hmac.js';
 import { decryptionFailed } from '../errors.js';
-import { StreamMac } from './stream-mac.js';
+import { TAG_BYTES } from '../sizes.js';
 
 /*
  * A128CBC-HS256 (RFC 7518 5.2) one chunk at a time with node:crypto's incremental ciphers and
  * HMACs, so memory stays constant whatever the size. The key is MAC_KEY || ENC_KEY (16 + 16).
- * Past its first MiB, a stream may have its MAC computed on the MAC worker beside the cipher
- * (see stream-mac.ts).
  */
 
+function startMac(key: Uint8Array, aad: Uint8Array, iv: Uint8Array): Hmac {
+  return createHmac('sha256', key.subarray(0, 16)).update(aad).update(iv);
+}
+
 /** The tag: the first half of the HMAC over AAD || IV || ciphertext || AL. */
-async function finishStreamMac(mac: StreamMac, aadLength: number): Promise<Buffer> {
-  await mac.update(aadLengthBlock(aadLength));
-  return (await mac.digest()).subarray(0, TAG_BYTES);
+function finishMac(mac: Hmac, aadLength: number): Buffer {
+  return mac.update(aadLengthBlock(aadLength)).digest().subarray(0, TAG_BYTES);
 }
 
 /** Encrypts a stream: `update` per plaintext chunk, then `final` for the padded tail and the tag. */
 export class StreamSealer {
   private readonly cipher;
-  private readonly mac: StreamMac;
+  private readonly mac: Hmac;
 
   constructor(
     key: Uint8Array,
@@ -28,24 +29,19 @@ export class StreamSealer {
     private readonly aad: Uint8Array,
   ) {
     this.cipher = createCipheriv('aes-128-cbc', key.subarray(16, 32), iv);
-    this.mac = new StreamMac(key.subarray(0, 16), [aad, iv]);
+    this.mac = startMac(key, aad, iv);
   }
 
-  async update(plaintext: Uint8Array): Promise<Buffer> {
+  update(plaintext: Uint8Array): Buffer {
     const ciphertext = this.cipher.update(plaintext);
-    await this.mac.update(ciphertext);
+    this.mac.update(ciphertext);
     return ciphertext;
   }
 
-  async final(): Promise<{ ciphertext: Buffer; tag: Buffer }> {
+  final(): { ciphertext: Buffer; tag: Buffer } {
     const ciphertext = this.cipher.final();
-    await this.mac.update(ciphertext);
-    return { ciphertext, tag: await finishStreamMac(this.mac, this.aad.length) };
-  }
-
-  /** Lets the MAC worker go when the stream ends early. */
-  abandon(): void {
-    this.mac.release();
+    this.mac.update(ciphertext);
+    return { ciphertext, tag: finishMac(this.mac, this.aad.length) };
   }
 }
 
@@ -56,7 +52,7 @@ export class StreamSealer {
  */
 export class StreamOpener {
   private readonly decipher;
-  private readonly macs: StreamMac[];
+  private readonly macs: Hmac[];
   private length = 0;
 
   constructor(
@@ -65,16 +61,14 @@ export class StreamOpener {
     private readonly aads: readonly Uint8Array[],
   ) {
     this.decipher = createDecipheriv('aes-128-cbc', key.subarray(16, 32), iv);
-    // Several candidates (no protected header) are rare: they all stay on this thread, rather
-    // than each keep a copy of the ciphertext while waiting for the one worker.
-    this.macs = aads.map((aad) => new StreamMac(key.subarray(0, 16), [aad, iv], aads.length === 1));
+    this.macs = aads.map((aad) => startMac(key, aad, iv));
   }
 
-  /** Consumes `ciphertext` (the caller may reuse it once the promise resolves) and returns fresh plaintext. */
-  async update(ciphertext: Uint8Array): Promise<Buffer> {
+  /** Consumes `ciphertext` (the caller may reuse it once this returns) and returns fresh plaintext. */
+  update(ciphertext: Uint8Array): Buffer {
     this.length += ciphertext.length;
     const plaintext = this.decipher.update(ciphertext);
-    for (const mac of this.macs) await mac.update(ciphertext);
+    for (const mac of this.macs) mac.update(ciphertext);
     return plaintext;
   }
 
@@ -83,10 +77,10 @@ export class StreamOpener {
    * returns the last plaintext bytes and which AAD authenticated. Every failure is the one
    * decryption error.
    */
-  async final(tag: Uint8Array): Promise<{ plaintext: Buffer; aadIndex: number }> {
+  final(tag: Uint8Array): { plaintext: Buffer; aadIndex: number } {
     let aadIndex = -1;
     for (const [i, mac] of this.macs.entries()) {
-      const expected = await finishStreamMac(mac, this.aads[i]!.length);
+      const expected = finishMac(mac, this.aads[i]!.length);
       if (tag.length === TAG_BYTES && timingSafeEqual(expected, tag) && aadIndex === -1) aadIndex = i;
     }
     if (aadIndex === -1 || this.length === 0 || this.length % 16 !== 0) throw decryptionFailed();
@@ -95,10 +89,5 @@ export class StreamOpener {
     } catch {
       throw decryptionFailed();
     }
-  }
-
-  /** Lets the MAC worker go when the stream ends early. */
-  abandon(): void {
-    for (const mac of this.macs) mac.release();
   }
 }
