@@ -81,7 +81,7 @@ export function openSync(
   iv: Uint8Array,
   ciphertext: Uint8Array,
   tag: Uint8Array,
-): { plaintext: Uint8Array; aadIndex: number } {
+): { plaintext: Uint8Array<ArrayBuffer>; aadIndex: number } {
   let aadIndex = -1;
   for (let i = 0; tag.length === TAG_BYTES && aadIndex < 0 && i < aads.length; i++) {
     const expected = computeTagSync(sync, key, aads[i]!, iv, ciphertext);
@@ -128,7 +128,7 @@ export async function open(
   iv: Uint8Array,
   ciphertext: Uint8Array,
   tag: Uint8Array,
-): Promise<{ plaintext: Uint8Array; aadIndex: number }> {
+): Promise<{ plaintext: Uint8Array<ArrayBuffer>; aadIndex: number }> {
   const aadIndex = await verify(backend, key, aads, iv, ciphertext, tag);
   if (aadIndex < 0 || !isWholeBlocks(ciphertext)) throw decryptionFailed();
   try {

@@ -44,7 +44,7 @@ export interface DecryptOptions {
 }
 
 export interface DecryptResult {
-  plaintext: Uint8Array;
+  plaintext: Uint8Array<ArrayBuffer>;
   /** The joint JOSE header (protected plus unprotected parameters), or the assumed one. */
   header: JoseHeader;
   kid: string | undefined;
@@ -228,7 +228,11 @@ export function bindCodec(backend: CryptoBackend) {
     return { plaintext, header, kid, headerSource: headerSourceOf(hasProtected, aadIndex) };
   }
 
-  async function decrypt(input: EnvelopeInput, key: KeyInput | KeyResolver, options?: DecryptOptions) {
+  async function decrypt(
+    input: EnvelopeInput,
+    key: KeyInput | KeyResolver,
+    options?: DecryptOptions,
+  ): Promise<Uint8Array<ArrayBuffer>> {
     return (await decryptDetailed(input, key, options)).plaintext;
   }
 
@@ -245,7 +249,11 @@ export function bindCodec(backend: CryptoBackend) {
     }
   }
 
-  async function decryptFile(input: EnvelopeInput, key: KeyInput | KeyResolver, options?: DecryptOptions) {
+  async function decryptFile(
+    input: EnvelopeInput,
+    key: KeyInput | KeyResolver,
+    options?: DecryptOptions,
+  ): Promise<Uint8Array<ArrayBuffer>> {
     return parseFilePayload(backend, await decrypt(input, key, options));
   }
 

@@ -18,11 +18,11 @@ const PREFIXES = [FILE_PREFIX_TEXT, '{"file": "'];
 export const filePayloadLength = (fileBytes: number) =>
   FILE_PREFIX_TEXT.length + 4 * Math.ceil(fileBytes / 3) + FILE_SUFFIX_TEXT.length;
 
-export function buildFilePayload(backend: CryptoBackend, bytes: Uint8Array): Uint8Array {
+export function buildFilePayload(backend: CryptoBackend, bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   return backend.latin1Bytes(FILE_PREFIX_TEXT, backend.encodeBase64(bytes), FILE_SUFFIX_TEXT);
 }
 
-export function parseFilePayload(backend: CryptoBackend, payload: Uint8Array): Uint8Array {
+export function parseFilePayload(backend: CryptoBackend, payload: Uint8Array): Uint8Array<ArrayBuffer> {
   const text = backend.latin1String(payload);
   for (const prefix of PREFIXES) {
     if (text.startsWith(prefix) && text.endsWith(FILE_SUFFIX_TEXT)) {

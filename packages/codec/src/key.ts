@@ -25,7 +25,7 @@ const utf8 = new TextEncoder();
  * The service's key construction (spec 2.4): the shared key string concatenated with itself,
  * as UTF-8. A 16-byte shared key gives the 32-byte key that A128CBC-HS256 needs.
  */
-export function deriveKey(shared: string): Uint8Array {
+export function deriveKey(shared: string): Uint8Array<ArrayBuffer> {
   if (typeof shared !== 'string') {
     throw new JweError('ERR_KEY_INVALID', `A shared key must be a string, got ${typeof shared}.`);
   }
@@ -44,7 +44,7 @@ export function deriveKey(shared: string): Uint8Array {
 }
 
 /** Turns any accepted key form into the 32 raw key bytes (a copy, so later caller edits do not leak in). */
-export function keyBytes(key: KeyInput): Uint8Array {
+export function keyBytes(key: KeyInput): Uint8Array<ArrayBuffer> {
   if (typeof key === 'string') return deriveKey(key);
   if (key instanceof Uint8Array) {
     if (key.length !== KEY_BYTES) {

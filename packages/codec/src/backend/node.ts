@@ -49,7 +49,7 @@ interface CbcUnchain {
 
 const CHAINED_MAX_BYTES = 64 * 1024;
 
-function chainedCbcDecrypt(key: NodeKey, iv: Uint8Array, ciphertext: Uint8Array): Buffer {
+function chainedCbcDecrypt(key: NodeKey, iv: Uint8Array, ciphertext: Uint8Array): Buffer<ArrayBuffer> {
   key.unchain ??= {
     decipher: createDecipheriv('aes-128-cbc', key.encKey, Buffer.alloc(16)).setAutoPadding(false),
     last: Buffer.alloc(16),
@@ -61,7 +61,7 @@ function chainedCbcDecrypt(key: NodeKey, iv: Uint8Array, ciphertext: Uint8Array)
   return output;
 }
 
-function chainedCbcEncrypt(key: NodeKey, iv: Uint8Array, plaintext: Uint8Array): Buffer {
+function chainedCbcEncrypt(key: NodeKey, iv: Uint8Array, plaintext: Uint8Array): Buffer<ArrayBuffer> {
   key.chain ??= {
     cipher: createCipheriv('aes-128-cbc', key.encKey, Buffer.alloc(16)).setAutoPadding(false),
     last: Buffer.alloc(16),
@@ -80,10 +80,10 @@ function chainedCbcEncrypt(key: NodeKey, iv: Uint8Array, plaintext: Uint8Array):
 // randomBytes(16) costs a few microseconds per call; drawing IVs from a refilled pool of CSPRNG
 // output costs almost nothing, and every byte is still used once only.
 const POOL_BYTES = 4096;
-let pool = Buffer.alloc(0);
+let pool: Buffer<ArrayBuffer> = Buffer.alloc(0);
 let poolOffset = 0;
 
-function pooledRandomBytes(length: number): Buffer {
+function pooledRandomBytes(length: number): Buffer<ArrayBuffer> {
   if (length > POOL_BYTES) return randomFillSync(Buffer.allocUnsafe(length));
   if (poolOffset + length > pool.length) {
     pool = randomFillSync(Buffer.allocUnsafe(POOL_BYTES));

@@ -7,28 +7,28 @@ export interface CryptoBackend {
   readonly name: 'node' | 'webcrypto';
   /** Imports the two halves of a 32-byte A128CBC-HS256 key once, for reuse across calls. */
   prepareKey(key: Uint8Array): PreparedKey | Promise<PreparedKey>;
-  randomBytes(length: number): Uint8Array;
+  randomBytes(length: number): Uint8Array<ArrayBuffer>;
   /** HMAC-SHA-256 over the concatenation of `parts` with the MAC half of the key. */
-  hmacSha256(key: PreparedKey, parts: readonly Uint8Array[]): Promise<Uint8Array>;
+  hmacSha256(key: PreparedKey, parts: readonly Uint8Array[]): Promise<Uint8Array<ArrayBuffer>>;
   /** AES-128-CBC with PKCS#7 padding, using the encryption half of the key. */
-  aesCbcEncrypt(key: PreparedKey, iv: Uint8Array, plaintext: Uint8Array): Promise<Uint8Array>;
+  aesCbcEncrypt(key: PreparedKey, iv: Uint8Array, plaintext: Uint8Array): Promise<Uint8Array<ArrayBuffer>>;
   /** Throws on bad padding; callers turn every throw into the one decryption error. */
-  aesCbcDecrypt(key: PreparedKey, iv: Uint8Array, ciphertext: Uint8Array): Promise<Uint8Array>;
+  aesCbcDecrypt(key: PreparedKey, iv: Uint8Array, ciphertext: Uint8Array): Promise<Uint8Array<ArrayBuffer>>;
   /** Compares two equal-length byte strings without data-dependent timing. */
   constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean;
   encodeBase64Url(bytes: Uint8Array): string;
-  decodeBase64Url(text: string, what: string): Uint8Array;
+  decodeBase64Url(text: string, what: string): Uint8Array<ArrayBuffer>;
   encodeBase64(bytes: Uint8Array): string;
   /**
    * `oneByte`: the caller guarantees no code unit above 0xFF (the text came from `latin1String`),
    * which lets the Node back end skip its ASCII scan; 0x80-0xFF are still rejected.
    */
-  decodeBase64(text: string, what: string, oneByte?: boolean): Uint8Array;
+  decodeBase64(text: string, what: string, oneByte?: boolean): Uint8Array<ArrayBuffer>;
   /** Latin-1 strings to one byte array (used for the AAD and the file payload's JSON framing). */
-  latin1Bytes(...texts: string[]): Uint8Array;
+  latin1Bytes(...texts: string[]): Uint8Array<ArrayBuffer>;
   /** Bytes to a string, one character per byte; exact for ASCII, which is all callers accept. */
   latin1String(bytes: Uint8Array, start?: number, end?: number): string;
-  utf8Bytes(text: string): Uint8Array;
+  utf8Bytes(text: string): Uint8Array<ArrayBuffer>;
   /** The same primitives without a promise, where the runtime has them (node:crypto; not WebCrypto). */
   readonly sync?: SyncPrimitives;
   /** The longest string this runtime can make, where known: a one-shot envelope must fit in one. */
@@ -37,9 +37,9 @@ export interface CryptoBackend {
 
 /** Synchronous twins of the crypto primitives: `encryptSync`, and fewer promise hops on Node. */
 export interface SyncPrimitives {
-  hmacSha256(key: PreparedKey, parts: readonly Uint8Array[]): Uint8Array;
-  aesCbcEncrypt(key: PreparedKey, iv: Uint8Array, plaintext: Uint8Array): Uint8Array;
-  aesCbcDecrypt(key: PreparedKey, iv: Uint8Array, ciphertext: Uint8Array): Uint8Array;
+  hmacSha256(key: PreparedKey, parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer>;
+  aesCbcEncrypt(key: PreparedKey, iv: Uint8Array, plaintext: Uint8Array): Uint8Array<ArrayBuffer>;
+  aesCbcDecrypt(key: PreparedKey, iv: Uint8Array, ciphertext: Uint8Array): Uint8Array<ArrayBuffer>;
 }
 
 /** Opaque per-back-end key material; created by `prepareKey`. */

@@ -53,7 +53,7 @@ export const base64UrlErrors = {
     invalid(`${what} is not canonical base64url: its last character has non-zero trailing bits.`),
 };
 
-export function decodeBase64Url(text: string, what: string): Uint8Array {
+export function decodeBase64Url(text: string, what: string): Uint8Array<ArrayBuffer> {
   const length = text.length;
   if (length % 4 === 1) throw base64UrlErrors.length(what, length);
   const out = Buffer.from(text, 'base64url');
@@ -65,7 +65,7 @@ export function decodeBase64Url(text: string, what: string): Uint8Array {
   return out;
 }
 
-export function decodeBase64(text: string, what: string, oneByte = false): Uint8Array {
+export function decodeBase64(text: string, what: string, oneByte = false): Uint8Array<ArrayBuffer> {
   const length = text.length;
   if (length % 4 !== 0)
     throw invalid(`${what} is not padded base64 (length ${length} is not a multiple of 4).`);

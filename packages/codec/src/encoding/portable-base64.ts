@@ -52,7 +52,7 @@ function badCharacter(text: string, from: number, table: Int16Array, what: strin
   throw invalid(`${what} contains a character outside the base64 alphabet at offset ${i}.`);
 }
 
-function decodeWith(text: string, table: Int16Array, what: string, length: number): Uint8Array {
+function decodeWith(text: string, table: Int16Array, what: string, length: number): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(Math.floor((length * 3) / 4));
   // Characters past 127 index outside the table and read as undefined; `| 0` would hide that, so
   // each lookup is bounds-checked and any invalid character makes the OR of a quad negative.
@@ -97,11 +97,11 @@ export function encodeBase64(bytes: Uint8Array): string {
   return encodeWith(bytes, STD_ALPHABET, true);
 }
 
-export function decodeBase64Url(text: string, what: string): Uint8Array {
+export function decodeBase64Url(text: string, what: string): Uint8Array<ArrayBuffer> {
   return decodeWith(text, URL_TABLE, what, text.length);
 }
 
-export function decodeBase64(text: string, what: string): Uint8Array {
+export function decodeBase64(text: string, what: string): Uint8Array<ArrayBuffer> {
   if (text.length % 4 !== 0)
     throw invalid(`${what} is not padded base64 (length ${text.length} is not a multiple of 4).`);
   let body = text.length;

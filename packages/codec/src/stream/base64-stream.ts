@@ -49,14 +49,14 @@ const EMPTY = Buffer.alloc(0);
  * that each `push` overwrites, for consumers that are done with a result before the next push.
  */
 class Output {
-  private buffer: Buffer = EMPTY;
+  private buffer: Buffer<ArrayBuffer> = EMPTY;
 
   constructor(
     private readonly reuse: boolean,
     private readonly initial: number,
   ) {}
 
-  take(length: number): Buffer {
+  take(length: number): Buffer<ArrayBuffer> {
     if (!this.reuse) return Buffer.allocUnsafe(length);
     if (this.buffer.length < length) this.buffer = Buffer.allocUnsafeSlow(Math.max(length, this.initial));
     return this.buffer.subarray(0, length);
@@ -84,7 +84,7 @@ export class Base64StreamEncoder {
   }
 
   /** Encodes what fills whole 3-byte groups; returns ASCII bytes. */
-  push(chunk: Uint8Array): Buffer {
+  push(chunk: Uint8Array): Buffer<ArrayBuffer> {
     const input = toBuffer(chunk);
     const available = this.carry.length + input.length;
     if (available < 3) {
@@ -104,7 +104,7 @@ export class Base64StreamEncoder {
   }
 
   /** The final 0-2 bytes, with padding for standard base64. */
-  end(): Buffer {
+  end(): Buffer<ArrayBuffer> {
     const out = this.carry.length === 0 ? EMPTY : Buffer.from(this.carry.toString(this.alphabet), 'latin1');
     this.carry = EMPTY;
     return out;

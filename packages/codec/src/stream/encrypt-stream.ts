@@ -26,7 +26,7 @@ async function* envelopeChunks(
   options: EncryptStreamOptions,
   mode: 'raw' | 'file',
   what: string,
-): AsyncGenerator<Uint8Array> {
+): AsyncGenerator<Uint8Array<ArrayBuffer>> {
   const limit = new SizeLimit(options.maxSize, mode === 'raw' ? 'plaintext' : 'file');
   const sealer = new StreamSealer(key, iv, AAD);
   const ciphertext = new Base64StreamEncoder('base64url');
@@ -59,8 +59,10 @@ async function* envelopeChunks(
  * Wraps an async generator as a pull-driven ReadableStream (backpressure and cancel included).
  * One chunk is made ahead, so encryption overlaps with whatever the consumer does with the last.
  */
-function toReadableStream(chunks: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>(
+function toReadableStream(
+  chunks: AsyncGenerator<Uint8Array<ArrayBuffer>>,
+): ReadableStream<Uint8Array<ArrayBuffer>> {
+  return new ReadableStream<Uint8Array<ArrayBuffer>>(
     {
       async pull(controller) {
         const { done, value } = await chunks.next();
@@ -81,7 +83,7 @@ export function encryptEnvelopeStream(
   options: EncryptStreamOptions,
   mode: 'raw' | 'file',
   what: string,
-): ReadableStream<Uint8Array> {
+): ReadableStream<Uint8Array<ArrayBuffer>> {
   checkMaxSize(options.maxSize, what);
   if (options.kid !== undefined && typeof options.kid !== 'string') {
     throw new TypeError(`${what}: kid must be a string.`);

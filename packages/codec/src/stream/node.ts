@@ -12,7 +12,7 @@ export function encryptFileStream(
   source: ByteSource,
   key: KeyInput,
   options: EncryptStreamOptions = {},
-): ReadableStream<Uint8Array> {
+): ReadableStream<Uint8Array<ArrayBuffer>> {
   return encryptEnvelopeStream(source, key, options, 'file', 'encryptFileStream');
 }
 
@@ -21,7 +21,7 @@ export function encryptStream(
   source: ByteSource,
   key: KeyInput,
   options: EncryptStreamOptions = {},
-): ReadableStream<Uint8Array> {
+): ReadableStream<Uint8Array<ArrayBuffer>> {
   return encryptEnvelopeStream(source, key, options, 'raw', 'encryptStream');
 }
 

@@ -19,7 +19,7 @@ export function encryptFileStream(
   _source: ByteSource,
   _key: KeyInput,
   _options?: EncryptStreamOptions,
-): ReadableStream<Uint8Array> {
+): ReadableStream<Uint8Array<ArrayBuffer>> {
   throw unsupported('encryptFileStream');
 }
 
@@ -27,7 +27,7 @@ export function encryptStream(
   _source: ByteSource,
   _key: KeyInput,
   _options?: EncryptStreamOptions,
-): ReadableStream<Uint8Array> {
+): ReadableStream<Uint8Array<ArrayBuffer>> {
   throw unsupported('encryptStream');
 }
 
