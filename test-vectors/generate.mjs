@@ -127,7 +127,7 @@ async function peer(spec, make) {
   const envelope = await make(plaintext);
   // Member order as in our own vectors, so the files read alike.
   const ordered = {};
-  for (const member of ['protected', 'encrypted_key', 'iv', 'ciphertext', 'tag', 'kid']) {
+  for (const member of ['kid', 'protected', 'encrypted_key', 'iv', 'ciphertext', 'tag']) {
     if (member in envelope) ordered[member] = envelope[member];
   }
   return vectorFrom({ ...spec, plaintext, envelope: ordered });
