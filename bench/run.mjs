@@ -1,18 +1,20 @@
 #!/usr/bin/env node
-// `pnpm bench`: runs every suite in bench/suites in its own child process (so each one's peak
-// memory is its own and a crash in one does not hide the others) and prints one table per suite.
-// Ratios matter, not absolute numbers: these machines are shared and noisy.
+// `pnpm bench [part-of-suite-name ...]`: runs the suites in bench/suites, each in its own child
+// process (so each one's peak memory is its own and a crash in one does not hide the others),
+// prints one table per suite and writes them to bench/RESULTS.md. A full run replaces the file;
+// a run of some suites replaces only their sections, each of which carries its own date.
+// Ratios matter, not absolute numbers: CPU time is the steadier measure on a shared machine.
 import { spawn } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
+const resultsPath = join(here, 'RESULTS.md');
 const only = process.argv.slice(2);
-const suites = (await readdir(join(here, 'suites')))
-  .filter((name) => /^\d+-.*\.mjs$/.test(name))
-  .filter((name) => only.length === 0 || only.some((o) => name.includes(o)))
-  .sort();
+const all = (await readdir(join(here, 'suites'))).filter((name) => /^\d+-.*\.mjs$/.test(name)).sort();
+const suites = all.filter((name) => only.length === 0 || only.some((o) => name.includes(o)));
 
 function runSuite(file) {
   return new Promise((resolve) => {
@@ -35,20 +37,80 @@ function runSuite(file) {
   });
 }
 
-const columns = ['case', 'ours', 'reference', 'ratio', 'target', 'notes'];
-let failed = 0;
-console.log(`# pnpm bench — Node ${process.version}, ${new Date().toISOString()}\n`);
-for (const file of suites) {
-  const report = await runSuite(file);
-  console.log(`## ${report.title}\n`);
-  if (report.error) {
-    failed++;
-    console.log(`(suite failed: ${report.error})\n`);
-    continue;
+const columns = [
+  ['case', 'case'],
+  ['ours', 'ours'],
+  ['reference', 'reference'],
+  ['ratio', 'wall ratio'],
+  ['cpu_ratio', 'CPU ratio'],
+  ['target', 'target'],
+  ['met', 'met'],
+  ['notes', 'notes'],
+];
+const cell = (value) => String(value ?? '').replaceAll('|', '\\|');
+const metCell = (met) => (met === true ? 'yes' : met === false ? '**no**' : '');
+
+function section(file, report, when) {
+  const lines = [`<!-- suite: ${file} -->`, `## ${report.title}`, '', `Run ${when}.`, ''];
+  if (report.error) return [...lines, `(suite failed: ${report.error})`, ''].join('\n');
+  lines.push(`| ${columns.map(([, head]) => head).join(' | ')} |`);
+  lines.push(`| ${columns.map(() => '---').join(' | ')} |`);
+  for (const row of report.rows) {
+    lines.push(
+      `| ${columns.map(([key]) => (key === 'met' ? metCell(row.met) : cell(row[key]))).join(' | ')} |`,
+    );
   }
-  console.log(`| ${columns.join(' | ')} |`);
-  console.log(`| ${columns.map(() => '---').join(' | ')} |`);
-  for (const row of report.rows) console.log(`| ${columns.map((c) => row[c] ?? '').join(' | ')} |`);
-  console.log('');
+  return [...lines, ''].join('\n');
 }
+
+/** The sections of the previous RESULTS.md, by suite file, for suites this run does not repeat. */
+async function previousSections() {
+  const text = await readFile(resultsPath, 'utf8').catch(() => '');
+  const sections = new Map();
+  for (const part of text.split(/(?=^<!-- suite: )/m).slice(1)) {
+    const file = /^<!-- suite: (\S+) -->/.exec(part)?.[1];
+    if (file) sections.set(file, part.trimEnd());
+  }
+  return sections;
+}
+
+const [cpu] = cpus();
+const machine = [
+  `- CPU: ${cpu?.model ?? 'unknown'}, ${availableParallelism()} cores available to Node`,
+  `- Memory: ${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
+  `- Node ${process.version} (${process.platform} ${process.arch})`,
+  `- Load average when the run started: ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ')} (the machine may be shared; CPU-time ratios are the steadier measure)`,
+];
+const header = [
+  '# Benchmark results',
+  '',
+  'Written by `pnpm bench` (bench/run.mjs); do not edit by hand. Each row compares ours with a',
+  'reference measured in the same run. "wall ratio" compares elapsed time, "CPU ratio" compares the',
+  'CPU time of all threads of the process (`process.cpuUsage()`, or the children times of a',
+  'pipeline); both read as how many times better ours is unless the target says otherwise.',
+  '',
+  ...machine,
+  '',
+].join('\n');
+
+const previous = only.length === 0 ? new Map() : await previousSections();
+const fresh = new Map();
+let failed = 0;
+console.log(`${header}`);
+for (const file of suites) {
+  const when = `${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} on Node ${process.version}`;
+  const report = await runSuite(file);
+  if (report.error) failed++;
+  const text = section(file, report, when);
+  fresh.set(file, text);
+  console.log(text);
+}
+const body = all
+  .map((file) => fresh.get(file) ?? previous.get(file))
+  .filter((text) => text !== undefined)
+  .join('\n\n');
+await writeFile(resultsPath, `${header}\n${body.trimEnd()}\n`);
+console.log(`wrote ${resultsPath}`);
 process.exitCode = failed ? 1 : 0;

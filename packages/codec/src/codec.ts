@@ -125,13 +125,12 @@ export function bindCodec(backend: CryptoBackend) {
   ): Envelope {
     // `kid`, `protected` and `iv` lead so that a streaming receiver can choose the key and start
     // decrypting before the ciphertext has ended; the streaming encoder writes the same bytes.
-    return {
-      ...(kid === undefined ? {} : { kid }),
-      protected: PROTECTED_COMPACT,
-      iv: backend.encodeBase64Url(iv),
-      ciphertext: backend.encodeBase64Url(ciphertext),
-      tag: backend.encodeBase64Url(tag),
-    };
+    const ivText = backend.encodeBase64Url(iv);
+    const ciphertextText = backend.encodeBase64Url(ciphertext);
+    const tagText = backend.encodeBase64Url(tag);
+    return kid === undefined
+      ? { protected: PROTECTED_COMPACT, iv: ivText, ciphertext: ciphertextText, tag: tagText }
+      : { kid, protected: PROTECTED_COMPACT, iv: ivText, ciphertext: ciphertextText, tag: tagText };
   }
 
   /**
