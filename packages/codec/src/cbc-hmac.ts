@@ -26,7 +26,7 @@ export function aadLengthBlock(aadLength: number): Uint8Array {
   return block;
 }
 
-export async function computeTag(
+async function computeTag(
   backend: CryptoBackend,
   key: PreparedKey,
   aad: Uint8Array,
@@ -50,7 +50,7 @@ export async function seal(
 }
 
 /** `computeTag` without a promise, for back ends that have synchronous primitives. */
-export function computeTagSync(
+function computeTagSync(
   sync: SyncPrimitives,
   key: PreparedKey,
   aad: Uint8Array,
@@ -100,7 +100,7 @@ function isWholeBlocks(ciphertext: Uint8Array): boolean {
 }
 
 /** True when `tag` authenticates the ciphertext under one of the AAD candidates; returns which one. */
-export async function verify(
+async function verify(
   backend: CryptoBackend,
   key: PreparedKey,
   aads: readonly Uint8Array[],

@@ -10,12 +10,11 @@ import { CliError } from '../cli-error.js';
 export const STREAM_THRESHOLD = 8 * 2 ** 20;
 
 /**
- * Read size for envelope files. Streaming decryption of a large envelope pays for each read more
- * than for its size: `decrypt --out` of a 256 MiB upload ran at 316-321 MB/s in 512 KiB reads
- * against 253-261 in Node's default 64 KiB (three interleaved rounds). 1 MiB reads were no faster
- * and raised peak RSS from about 100 to 157-162 MB (buffers alive long enough to be promoted out
- * of V8's young generation). Files to encrypt keep the default: 1 MiB reads made `encrypt --file`
- * slower (205-221 against 237-241 MB/s).
+ * Read size for envelope files. Streaming decryption pays for each read (a trip to libuv's thread
+ * pool) more than for its size, so fewer, larger reads decrypt faster than Node's default 64 KiB.
+ * Larger still is no faster and costs memory: buffers that live long enough are promoted out of
+ * V8's young generation and wait for a full GC. Files to encrypt keep the default read size,
+ * which serves encryption better.
  */
 export const ENVELOPE_READ_BYTES = 512 * 1024;
 

@@ -14,16 +14,16 @@ function isAscii(text: string): boolean {
   return Buffer.byteLength(text, 'utf8') === text.length;
 }
 
-export const URL_VALUES = new Int8Array(128).fill(-1);
+const URL_VALUES = new Int8Array(128).fill(-1);
 for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].entries()) {
   URL_VALUES[c.charCodeAt(0)] = i;
 }
-export const STD_VALUES = new Int8Array(128).fill(-1);
+const STD_VALUES = new Int8Array(128).fill(-1);
 for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].entries()) {
   STD_VALUES[c.charCodeAt(0)] = i;
 }
 
-export function trailingBitsClear(text: string, dataLength: number, values: Int8Array): boolean {
+function trailingBitsClear(text: string, dataLength: number, values: Int8Array): boolean {
   const rest = dataLength % 4;
   if (rest === 0) return true;
   const c = text.charCodeAt(dataLength - 1);
@@ -43,8 +43,8 @@ export function encodeBase64(bytes: Uint8Array): string {
   return toBuffer(bytes).toString('base64');
 }
 
-// The three base64url errors, shared with the two-thread decoder (parallel/node.ts).
-export const base64UrlErrors = {
+// The three base64url errors.
+const base64UrlErrors = {
   length: (what: string, length: number) =>
     invalid(`${what} has an impossible length for base64url (${length} characters).`),
   alphabet: (what: string) =>

@@ -18,7 +18,7 @@ export type ScanEvent =
   | { kind: 'end' };
 
 /** Largest member other than `ciphertext` we collect; real ones are well under 1 KiB. */
-export const MEMBER_LIMIT = 64 * 1024;
+const MEMBER_LIMIT = 64 * 1024;
 
 const STRING_MEMBERS = new Set(['protected', 'iv', 'ciphertext', 'tag', 'kid', 'encrypted_key', 'aad']);
 const OBJECT_MEMBERS = new Set(['header', 'unprotected']);

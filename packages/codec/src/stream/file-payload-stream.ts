@@ -12,7 +12,7 @@ import { isJsonWhitespace, JsonStringStream } from './json-string-stream.js';
 
 const latin1 = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 export const FILE_PAYLOAD_PREFIX = latin1(FILE_PREFIX_TEXT);
-export const FILE_PAYLOAD_SUFFIX = latin1(FILE_SUFFIX_TEXT);
+const FILE_PAYLOAD_SUFFIX = latin1(FILE_SUFFIX_TEXT);
 
 /**
  * Turns file chunks into payload chunks; the caller sends `FILE_PAYLOAD_PREFIX` first. Each chunk

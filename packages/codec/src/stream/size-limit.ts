@@ -17,7 +17,7 @@ export function checkMaxSize(maxSize: number | undefined, what: string): void {
   }
 }
 
-export function tooLarge(maxSize: number, kind: 'plaintext' | 'file'): JweError {
+function tooLarge(maxSize: number, kind: 'plaintext' | 'file'): JweError {
   return new JweError(
     'ERR_JWE_TOO_LARGE',
     `The ${kind} is larger than the configured maxSize of ${maxSize} bytes. Raise maxSize if it is expected.`,

@@ -6,9 +6,8 @@ import { BatchedFileWriter } from './batched-file-writer.js';
 import { piecesOf } from './pieces.js';
 
 /**
- * Bytes per read when the spill is read back: each read is a trip to libuv's thread pool, and
- * fewer, larger reads made streaming decryption about 30% faster (see docs/streaming.md, "Reading
- * envelope files"). The one buffer is reused, so its size does not add to garbage.
+ * Bytes per read when the spill is read back: each read is a trip to libuv's thread pool, so
+ * fewer, larger reads decrypt faster. The one buffer is reused, so its size adds no garbage.
  */
 const READ_BYTES = 512 * 1024;
 
