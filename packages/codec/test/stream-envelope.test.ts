@@ -238,19 +238,51 @@ describe('decryptFileStream', () => {
 describe('raw variants', () => {
   it('round-trip arbitrary bytes and agree with the one-shot encrypt/decrypt', async () => {
     await fc.assert(
-      fc.asyncProperty(fileSize, fc.nat(), chunkSizes, iv16, async (size, seed, sizes, iv) => {
-        const plaintext = bytesFrom(seed, size);
-        const streamed = await collect(
-          codec.encryptStream(slowly(cut(plaintext, sizes)), KEY, { unsafeFixedIv: iv }),
-        );
-        expect(streamed.toString()).toBe(
-          JSON.stringify(await codec.encrypt(plaintext, KEY, { unsafeFixedIv: iv })),
-        );
-        const { bytes } = await decryptToMemory(cut(streamed, sizes), {}, KEY, true);
-        expect(bytes.equals(plaintext)).toBe(true);
-      }),
+      fc.asyncProperty(
+        fileSize,
+        fc.nat(),
+        chunkSizes,
+        iv16,
+        fc.option(fc.string(), { nil: undefined }),
+        async (size, seed, sizes, iv, kid) => {
+          const plaintext = bytesFrom(seed, size);
+          const options = kid === undefined ? { unsafeFixedIv: iv } : { unsafeFixedIv: iv, kid };
+          const streamed = await collect(codec.encryptStream(slowly(cut(plaintext, sizes)), KEY, options));
+          expect(streamed.toString('utf8')).toBe(
+            JSON.stringify(await codec.encrypt(plaintext, KEY, options)),
+          );
+          const { bytes } = await decryptToMemory(cut(streamed, sizes), {}, KEY, true);
+          expect(bytes.equals(plaintext)).toBe(true);
+        },
+      ),
       { numRuns: 25 },
     );
+  });
+});
+
+describe('member order', () => {
+  it('both encoders write kid, protected, iv, ciphertext, tag, so a receiver decrypts without spilling', async () => {
+    const file = bytesFrom(12, 200_000);
+    const options = { kid: 'k-order', unsafeFixedIv: new Uint8Array(16).fill(9) };
+    const ring = codec.keyring({ other: 'an0ther-k3y-0000', 'k-order': KEY });
+    const cases = [
+      {
+        raw: false,
+        streamed: await collect(codec.encryptFileStream([file], KEY, options)),
+        oneShot: JSON.stringify(await codec.encryptFile(file, KEY, options)),
+      },
+      {
+        raw: true,
+        streamed: await collect(codec.encryptStream([file], KEY, options)),
+        oneShot: JSON.stringify(await codec.encrypt(file, KEY, options)),
+      },
+    ];
+    for (const { raw, streamed, oneShot } of cases) {
+      expect(streamed.toString('utf8')).toBe(oneShot);
+      expect(Object.keys(JSON.parse(oneShot))).toEqual(['kid', 'protected', 'iv', 'ciphertext', 'tag']);
+      const { result } = await decryptToMemory([streamed], {}, ring, raw);
+      expect(result).toMatchObject({ kid: 'k-order', spilled: false });
+    }
   });
 });
 
