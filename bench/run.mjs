@@ -79,7 +79,7 @@ const machine = [
   `- CPU: ${cpu?.model ?? 'unknown'}, ${availableParallelism()} cores available to Node`,
   `- Memory: ${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
   `- Node ${process.version} (${process.platform} ${process.arch})`,
-  `- Load average when the run started: ${loadavg()
+  `- Load average when the latest run started: ${loadavg()
     .map((n) => n.toFixed(2))
     .join(', ')} (the machine may be shared; CPU-time ratios are the steadier measure)`,
 ];
