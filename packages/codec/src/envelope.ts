@@ -8,11 +8,12 @@ import { parseStrictJsonObject } from './strict-json.js';
  * Response envelopes may lack `protected` (see `DecryptOptions.missingProtected`).
  */
 export interface Envelope {
+  /** Key id; not authenticated, it only selects the key. Our encoders write it first. */
+  kid?: string;
   protected?: string;
   iv: string;
   ciphertext: string;
   tag: string;
-  kid?: string;
   /** Always empty for `dir`; accepted when present so that generic JOSE output parses. */
   encrypted_key?: string;
   /** RFC 7516 additional authenticated data (base64url), authenticated but not encrypted. */

@@ -7,7 +7,7 @@ import { type Activity, activity, expectNothingStarted } from './support/threads
 /*
  * A library starts no thread, worker or timer its caller did not ask for. These run the sizes at
  * which the codec once moved work to a second thread; the 1 GiB streaming variant is in the large
- * suite (test/large/no-threads-1gib.large.test.ts).
+ * suite (test/large/no-threads.large.test.ts).
  */
 
 const KEY = 'n0-thr34ds-k3y!!';

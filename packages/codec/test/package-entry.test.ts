@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 /*
  * The back end is chosen by the package's `exports` conditions, so this runs the BUILT package
  * the way users load it: by name (Node resolves a package's own name through its exports), in
- * a child process, with and without the `browser` condition, through import and require.
+ * a child process, with and without the `browser` condition, through import and require
+ * (`pnpm test` builds first, so this never reads a stale dist/).
  */
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 
