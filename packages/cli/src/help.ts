@@ -82,7 +82,7 @@ ${EXIT_CODES}
 `,
   encrypt: `Usage: jwe-transport encrypt [FILE|-] [options]
 
-Makes a flattened JSON envelope (protected, iv, ciphertext, tag, kid) with a fresh random IV.
+Makes a flattened JSON envelope (kid, protected, iv, ciphertext, tag) with a fresh random IV.
   --json (default)   FILE is a JSON body, encrypted byte for byte as it is
   --file             FILE is any file, sent as the upload payload {"file": "<base64>"}
   --raw              FILE's bytes are the plaintext, unchecked

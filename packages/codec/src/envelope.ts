@@ -55,7 +55,7 @@ export function parseEnvelope(value: unknown): Envelope {
   for (const name of Object.keys(value)) {
     if (!KNOWN_MEMBERS.has(name)) {
       throw invalid(
-        `The envelope has an unexpected member ${quote(name)}; expected protected, iv, ciphertext, tag, kid.`,
+        `The envelope has an unexpected member ${quote(name)}; expected kid, protected, iv, ciphertext, tag.`,
       );
     }
   }

@@ -228,7 +228,7 @@ export class EnvelopeScanner {
     }
     if (!STRING_MEMBERS.has(name) && !OBJECT_MEMBERS.has(name)) {
       throw invalid(
-        `The envelope has an unexpected member ${quote(name)}; expected protected, iv, ciphertext, tag, kid.`,
+        `The envelope has an unexpected member ${quote(name)}; expected kid, protected, iv, ciphertext, tag.`,
       );
     }
     if (this.seen.has(name)) throw invalid(`The envelope JSON contains the member "${name}" more than once.`);

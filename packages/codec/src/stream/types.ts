@@ -11,7 +11,7 @@ export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> 
 export type ByteSink = string | WritableStream<Uint8Array>;
 
 export interface EncryptStreamOptions {
-  /** Key id sent as the envelope's top-level `kid` member, after `tag` (as the one-shot `encrypt` does). */
+  /** Key id sent as the envelope's top-level `kid` member, first (as the one-shot `encrypt` does). */
   kid?: string;
   /**
    * Largest plaintext (raw variant) or file (file variant) accepted, in bytes. Past it the output
