@@ -1,5 +1,6 @@
 import { decryptDetailed, decryptFileStream } from '@jwe-transport/codec';
 import type { Request, RequestHandler, Response } from 'express';
+import { isStandardBase64 } from './base64.js';
 import { hasBody, limitedBody, readBody } from './body-stream.js';
 import { isEncryptedRequest, isMultipart } from './content-type.js';
 import { encryptionRequired, uploadInvalid } from './errors.js';
@@ -34,8 +35,6 @@ interface UploadSettings extends ResolvedOptions {
   dest: string | undefined;
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
 async function fileFromBytes(bytes: Buffer, settings: UploadSettings): Promise<JweFile> {
   const described = {
     fieldname: settings.fieldName,
@@ -49,7 +48,7 @@ async function fileFromBytes(bytes: Buffer, settings: UploadSettings): Promise<J
 /** The file inside a decrypted payload `{"file": "<standard base64>"}` (spec 2.3). */
 function fileBytes(payload: unknown, settings: UploadSettings): Buffer {
   const text = (payload as Record<string, unknown> | null | undefined)?.[settings.fieldName];
-  if (typeof text !== 'string' || !BASE64.test(text)) {
+  if (typeof text !== 'string' || !isStandardBase64(text)) {
     throw uploadInvalid(
       `The decrypted body must be {"${settings.fieldName}": "<standard base64 of the file>"}.`,
     );
