@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { encryptFile } from '@jwe-transport/codec';
-import { jwe, jweErrorHandler, uploadedFile } from '@jwe-transport/express-middleware';
+import { jwe, jweErrorHandler } from '@jwe-transport/express-middleware';
 import type { Express } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXPRESS_VERSIONS, KEY_A, KEYS, listen, postEncrypted, type Running } from './helpers.js';
