@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPRESS_VERSIONS, KEYS, listen, type Running } from './helpers.js';
 
 const IDLE_MS = 300;
+const STEADY_IDLE_MS = 1000;
 
 /**
  * Opens a raw socket, sends the request head and the first bytes of a longer body, then nothing.
@@ -34,6 +35,9 @@ describe.each(EXPRESS_VERSIONS)('clients that stop sending, on $name', ({ create
     const app = create();
     const transport = jwe({ keys: KEYS, timeout: IDLE_MS });
     app.post('/json', transport, (req, res) => res.json({ body: req.body }));
+    app.post('/steady', jwe({ keys: KEYS, timeout: STEADY_IDLE_MS }), (req, res) =>
+      res.json({ body: req.body }),
+    );
     app.post('/memory', transport.upload(), (req, res) => res.json({ size: req.file?.size }));
     app.post('/disk', transport.upload({ dest }), (req, res) => res.json({ size: req.file?.size }));
     app.use(jweErrorHandler());
@@ -61,5 +65,29 @@ describe.each(EXPRESS_VERSIONS)('clients that stop sending, on $name', ({ create
     expect(answer).toMatch(/connection: close/i);
     expect(answer).toContain('"code":"ERR_REQUEST_TIMEOUT"');
     expect(await readdir(dest)).toEqual([]);
+  });
+
+  it('lets a slow client through that keeps sending, for longer in all than the idle timeout', async () => {
+    const body = `{"note":"${'x'.repeat(24)}"}`;
+    const { hostname, port } = new URL(running.url);
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk;
+    });
+    socket.write(
+      `POST /steady HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+    );
+    // One byte every 60 ms: about 1.9 s in all, never more than a fraction of the idle timeout apart.
+    let sent = 0;
+    const pacing = setInterval(() => {
+      socket.write(body[sent++]!);
+      if (sent === body.length) clearInterval(pacing);
+    }, 60);
+    await once(socket, 'close');
+    clearInterval(pacing);
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(received).toContain(body.slice(1, -1));
   });
 });

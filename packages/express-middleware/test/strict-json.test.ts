@@ -29,7 +29,7 @@ describe.each(EXPRESS_VERSIONS)('JSON parsing rules on $name', ({ create }) => {
     return `${running.url}/echo`;
   }
 
-  const sendPlain = (url: string, body: string | Uint8Array, type = 'application/json') =>
+  const sendPlain = (url: string, body: string, type = 'application/json') =>
     fetch(url, { method: 'POST', headers: { 'content-type': type }, body });
 
   it.each([
@@ -93,7 +93,7 @@ describe.each(EXPRESS_VERSIONS)('JSON parsing rules on $name', ({ create }) => {
     });
     const utf8 = await sendPlain(url, '{"a":"é"}', 'application/json; charset=UTF-8');
     expect(await utf8.json()).toEqual({ body: { a: 'é' } });
-    const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"a":1}')]);
+    const bom = '\uFEFF{"a":1}'; // fetch sends it as UTF-8: EF BB BF first
     expect(await (await sendPlain(url, bom)).json()).toEqual({ body: { a: 1 } });
   });
 

@@ -67,7 +67,7 @@ describe.each(EXPRESS_VERSIONS)('upload paths at their limits on $name', ({ crea
     expect(seen).toEqual({ size: file.length, sha256: sha256(file), storage });
   }
 
-  async function expectRefused(path: string, body: Buffer, headers = ENCRYPTED) {
+  async function expectRefused(path: string, body: Buffer, headers: Record<string, string> = ENCRYPTED) {
     const before = await readdir(dest);
     // Chunked, so the server has to count the bytes rather than trust a declared length.
     const answer = await post(`${running.url}${path}`, headers, body, { chunked: true });
