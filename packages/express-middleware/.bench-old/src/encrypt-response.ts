@@ -1,0 +1,89 @@
+import { encryptSync } from '@jwe-transport/codec';
+import type { Response } from 'express';
+import { isJsonType } from './content-type.js';
+import type { ResponseKey } from './request-info.js';
+
+/**
+ * The key of each patched response, so a second jwe() on the same request can update it. Kept
+ * beside the response rather than on it: Express responses have a swapped prototype, and every
+ * new property on one costs a slow store.
+ */
+const patched = new WeakMap<Response, { key: ResponseKey }>();
+
+const ENCRYPT_FAILED_BODY = JSON.stringify({
+  error: {
+    type: 'jwe.encrypt.failed',
+    code: 'ERR_JWE_ENCRYPT_FAILED',
+    message: 'The server could not encrypt its answer.',
+  },
+});
+
+function carriesBody(status: number): boolean {
+  return status !== 204 && status !== 304 && !(status >= 100 && status < 200);
+}
+
+type Send = (this: Response, body?: unknown) => Response;
+
+/**
+ * Makes `res.json()` and `res.send()` of a JSON body go out as an envelope under `key`, with
+ * `X-Encryption: JWE` and its `Content-Length`. Objects reach us as strings: `send(object)` calls
+ * `json`, which stringifies and calls `send` again with a JSON content type.
+ *
+ * Bodies written with `res.write`/`res.end`/`res.sendFile` are not JSON answers and are left alone.
+ */
+export function encryptJsonResponses(res: Response, key: ResponseKey): void {
+  const existing = patched.get(res);
+  if (existing) {
+    existing.key = key;
+    return;
+  }
+  const state = { key };
+  patched.set(res, state);
+  const send = res.send as Send;
+  const encryptingSend: Send = function (this: Response, body?: unknown) {
+    const isText = typeof body === 'string';
+    if (
+      !(isText || body instanceof Uint8Array) ||
+      this.headersSent ||
+      !carriesBody(this.statusCode) ||
+      !isJsonType(this.get('Content-Type'))
+    ) {
+      return send.call(this, body);
+    }
+    const options = state.key.kid === undefined ? {} : { kid: state.key.kid };
+    // Sealing synchronously writes the answer before send() returns, as Express's own send does.
+    let envelope: string;
+    try {
+      envelope = JSON.stringify(encryptSync(body as string | Uint8Array, state.key.key, options));
+    } catch {
+      // Never fall back to the plaintext: answer a generic error instead.
+      this.statusCode = 500;
+      writeAnswer(this, undefined, ENCRYPT_FAILED_BODY);
+      return this;
+    }
+    writeAnswer(this, 'JWE', envelope);
+    return this;
+  };
+  res.send = encryptingSend as Response['send'];
+}
+
+/**
+ * Writes the envelope directly rather than through Express's `send`: a fresh IV makes every
+ * envelope unique, so the ETag Express would hash the body for could never match a later request.
+ */
+function writeAnswer(res: Response, encryption: string | undefined, text: string): void {
+  // A second answer to the same request (a handler bug) is dropped rather than crashing the process.
+  if (res.headersSent) return;
+  try {
+    if (encryption) res.setHeader('X-Encryption', encryption);
+    else res.removeHeader('X-Encryption');
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(text, 'utf8'));
+    res.removeHeader('ETag');
+    if (res.req.method === 'HEAD') res.end();
+    else res.end(text, 'utf8');
+  } catch {
+    // The handler only asked for JSON; a write that fails (a socket gone bad) drops the connection.
+    res.destroy();
+  }
+}

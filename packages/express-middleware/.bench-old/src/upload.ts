@@ -1,0 +1,152 @@
+import { decryptDetailed, decryptFileStream } from '@jwe-transport/codec';
+import type { Request, RequestHandler, Response } from 'express';
+import { hasBody, limitedBody, readBody } from './body-stream.js';
+import { isEncryptedRequest, isMultipart } from './content-type.js';
+import { encryptionRequired, uploadInvalid } from './errors.js';
+import { type JweFile, setUploadedFile } from './file.js';
+import { recordingResolver } from './keys.js';
+import { runStep } from './middleware.js';
+import { receiveMultipart } from './multipart.js';
+import { type JweOptions, type ResolvedOptions, resolveOptions } from './options.js';
+import {
+  bodyAlreadyRead,
+  markBodyRead,
+  recordEncryptedRequest,
+  recordPlainRequest,
+} from './request-state.js';
+import { SNIFF_BYTES } from './sniff.js';
+import { chooseMimeType, newUploadPath, readHead, writeUpload } from './storage.js';
+
+export const DEFAULT_UPLOAD_LIMIT = '10mb';
+
+export interface JweUploadOptions extends Omit<JweOptions, 'plainJson'> {
+  /** The multipart field (and envelope member) that holds the file. Default `'file'`. */
+  fieldName?: string;
+  /**
+   * Folder for uploaded files (disk storage: `req.file.path`). Without it files are kept in
+   * memory (`req.file.buffer`), which suits small files only.
+   */
+  dest?: string;
+}
+
+interface UploadSettings extends ResolvedOptions {
+  fieldName: string;
+  dest: string | undefined;
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+async function fileFromBytes(bytes: Buffer, settings: UploadSettings): Promise<JweFile> {
+  const described = {
+    fieldname: settings.fieldName,
+    mimetype: chooseMimeType(undefined, bytes.subarray(0, SNIFF_BYTES)),
+    size: bytes.length,
+  };
+  if (settings.dest === undefined) return { ...described, buffer: bytes };
+  return { ...described, ...(await writeUpload(settings.dest, bytes)) };
+}
+
+/** The file inside a decrypted payload `{"file": "<standard base64>"}` (spec 2.3). */
+function fileBytes(payload: unknown, settings: UploadSettings): Buffer {
+  const text = (payload as Record<string, unknown> | null | undefined)?.[settings.fieldName];
+  if (typeof text !== 'string' || !BASE64.test(text)) {
+    throw uploadInvalid(
+      `The decrypted body must be {"${settings.fieldName}": "<standard base64 of the file>"}.`,
+    );
+  }
+  return Buffer.from(text, 'base64');
+}
+
+/**
+ * Disk storage: the envelope streams through the codec's decoder straight into the new file, in
+ * constant memory. The decoder resolves only after the tag verifies and removes the file on any
+ * failure, so the route handler never sees unauthenticated bytes.
+ */
+async function receiveEncryptedToDisk(
+  req: Request,
+  res: Response,
+  settings: UploadSettings,
+  dest: string,
+): Promise<JweFile> {
+  const target = newUploadPath(dest);
+  const recorder = recordingResolver(settings.resolver);
+  const result = await decryptFileStream(limitedBody(req, settings.limit), recorder.resolve, {
+    to: target.path,
+    missingProtected: settings.missingProtected,
+    spillDir: dest,
+  });
+  recordEncryptedRequest(req, res, settings, result, recorder);
+  return {
+    fieldname: settings.fieldName,
+    mimetype: chooseMimeType(undefined, await readHead(target.path)),
+    size: result.bytes,
+    ...target,
+  };
+}
+
+async function receiveEncrypted(req: Request, res: Response, settings: UploadSettings): Promise<JweFile> {
+  if (settings.dest !== undefined) return receiveEncryptedToDisk(req, res, settings, settings.dest);
+  const envelope = await readBody(req, settings.limit);
+  const recorder = recordingResolver(settings.resolver);
+  const result = await decryptDetailed(envelope, recorder.resolve, {
+    missingProtected: settings.missingProtected,
+  });
+  // Authenticated: from here on even the error answers go out encrypted.
+  recordEncryptedRequest(req, res, settings, result, recorder);
+  let payload: unknown;
+  try {
+    payload = JSON.parse(
+      Buffer.from(result.plaintext.buffer, result.plaintext.byteOffset, result.plaintext.byteLength).toString(
+        'utf8',
+      ),
+    );
+  } catch {
+    throw uploadInvalid(
+      `The decrypted body must be {"${settings.fieldName}": "<standard base64 of the file>"}.`,
+    );
+  }
+  return fileFromBytes(fileBytes(payload, settings), settings);
+}
+
+async function receive(req: Request, res: Response, settings: UploadSettings): Promise<void> {
+  if (isEncryptedRequest(req)) {
+    if (req.jwe?.encrypted && bodyAlreadyRead(req)) {
+      setUploadedFile(req, await fileFromBytes(fileBytes(req.body, settings), settings));
+      return;
+    }
+    if (!hasBody(req)) throw uploadInvalid('The encrypted upload has no body.');
+    setUploadedFile(req, await receiveEncrypted(req, res, settings));
+    markBodyRead(req, {});
+    return;
+  }
+  if (settings.requireEncryption) throw encryptionRequired();
+  if (!req.jwe) await recordPlainRequest(req, res, settings);
+  if (!isMultipart(req) || bodyAlreadyRead(req)) {
+    throw uploadInvalid(
+      `Send the file as multipart/form-data in the field "${settings.fieldName}", or as an encrypted ` +
+        `{"${settings.fieldName}": "<base64>"} envelope with "X-Encryption: JWE".`,
+    );
+  }
+  const { file, fields } = await receiveMultipart(req, settings);
+  setUploadedFile(req, file);
+  markBodyRead(req, fields);
+}
+
+/**
+ * A per-route handler for file endpoints (spec 4.3). It accepts a plain `multipart/form-data`
+ * upload with the file in `fieldName`, or an encrypted `{"file": "<base64>"}` envelope, and gives
+ * the next handler the same multer-style `req.file` for both. Mount it before any app-level body
+ * parser sees the route, or with a `limit` that suits files.
+ */
+export function jweUpload(options: JweUploadOptions): RequestHandler {
+  const resolved = resolveOptions({ ...options, plainJson: 'ignore' }, DEFAULT_UPLOAD_LIMIT);
+  const fieldName = options.fieldName ?? 'file';
+  if (typeof fieldName !== 'string' || fieldName === '')
+    throw new TypeError('jweUpload: "fieldName" must be a non-empty string.');
+  const settings: UploadSettings = { ...resolved, fieldName, dest: options.dest };
+  return runStep(async (req, res) => {
+    if ((req as { file?: unknown }).file) return;
+    if (resolved.responses === 'auto') res.vary('X-Encryption');
+    await receive(req, res, settings);
+  });
+}
