@@ -1,23 +1,17 @@
-import { request } from 'node:http';
 import { encryptJson } from '@jwe-transport/codec';
 import { jwe, jweErrorHandler } from '@jwe-transport/express-middleware';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPRESS_VERSIONS, KEY_A, KEYS, listen, type Running } from './helpers.js';
+import { post } from './sizes.js';
 
-/** POSTs with the given X-Encryption header lines (an array sends one line per value). */
-function postWith(url: string, encryption: string | string[], body: string) {
-  return new Promise<{ status: number; json: { error?: Record<string, string> } }>((resolve, reject) => {
-    const req = request(url, { method: 'POST' });
-    req.setHeader('content-type', 'application/json');
-    req.setHeader('x-encryption', encryption);
-    req.on('response', async (res) => {
-      let text = '';
-      for await (const chunk of res) text += chunk;
-      resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+/** POSTs with the given X-Encryption header (an array sends one header line per value). */
+async function postWith(url: string, encryption: string | string[], body: string) {
+  const answer = await post(
+    url,
+    { 'content-type': 'application/json', 'x-encryption': encryption },
+    Buffer.from(body),
+  );
+  return { status: answer.status, json: JSON.parse(answer.text) as { error?: Record<string, string> } };
 }
 
 describe.each(EXPRESS_VERSIONS)('the X-Encryption header on $name', ({ create }) => {

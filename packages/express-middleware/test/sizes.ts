@@ -58,7 +58,7 @@ export interface Answer {
  */
 export function post(
   url: string,
-  headers: Record<string, string>,
+  headers: Record<string, string | string[]>,
   body: Buffer,
   { chunked = false } = {},
 ): Promise<Answer> {
