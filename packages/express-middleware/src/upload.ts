@@ -35,7 +35,8 @@ export interface JweUploadOptions extends Omit<JweOptions, 'plainJson'> {
   /**
    * With `dest`: the most ciphertext kept in a temporary file for an envelope whose `kid`,
    * `protected` or `iv` come after `ciphertext` (then the key is known only at the end). Bytes or
-   * `'50mb'`; default the route's `limit`. Our encoders put those members first, so they never spill.
+   * `'50mb'`; default the route's `limit`. Envelopes that put them first stream without a spill
+   * (the codec's encoders currently write `kid` last, so their uploads do spill).
    */
   maxSpill?: SizeLimit;
 }
