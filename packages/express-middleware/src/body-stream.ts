@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Transform, type TransformCallback } from 'node:stream';
 import { encodingUnsupported, requestAborted, tooLarge } from './errors.js';
+import { DEFAULT_IDLE_TIMEOUT, watchIdle } from './idle-timeout.js';
 
 /** Whether a request carries a body at all (the test body-parser uses: a length or chunked framing). */
 export function hasBody(req: IncomingMessage): boolean {
@@ -50,7 +51,7 @@ class ByteLimit extends Transform {
  * destroyed here, so the error can still be answered; callers mark the response
  * `Connection: close` (see `closeAfterBodyError`).
  */
-export function limitedBody(req: IncomingMessage, limit: number): Transform {
+export function limitedBody(req: IncomingMessage, limit: number, idleTimeout: number): Transform {
   const early = refuseEarly(req, limit);
   if (early) throw early;
   const body = new ByteLimit(limit);
@@ -59,8 +60,14 @@ export function limitedBody(req: IncomingMessage, limit: number): Transform {
   const onClose = () => {
     if (!req.complete) body.destroy(requestAborted());
   };
+  const stopWatching = watchIdle(req, idleTimeout, (error) => body.destroy(error));
   req.once('close', onClose);
-  body.once('close', () => req.off('close', onClose));
+  req.once('end', stopWatching);
+  body.once('close', () => {
+    req.off('close', onClose);
+    req.off('end', stopWatching);
+    stopWatching();
+  });
   req.pipe(body);
   return body;
 }
@@ -69,7 +76,11 @@ export function limitedBody(req: IncomingMessage, limit: number): Transform {
  * Reads a whole (small) body into memory, bounded by `limit`. Listens to the request directly
  * (no intermediate stream) because this is the path every JSON request takes.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody(
+  req: IncomingMessage,
+  limit: number,
+  idleTimeout = DEFAULT_IDLE_TIMEOUT,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const early = refuseEarly(req, limit);
     if (early) {
@@ -78,7 +89,12 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     }
     const chunks: Buffer[] = [];
     let received = 0;
+    const stopWatching = watchIdle(req, idleTimeout, (error) => {
+      stop();
+      reject(error);
+    });
     const stop = () => {
+      stopWatching();
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);

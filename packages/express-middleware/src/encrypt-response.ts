@@ -3,12 +3,14 @@ import type { Response } from 'express';
 import { isJsonType } from './content-type.js';
 import type { ResponseKey } from './request-info.js';
 
+type Send = (this: Response, body?: unknown) => Response;
+
 /**
- * The key of each patched response, so a second jwe() on the same request can update it. Kept
- * beside the response rather than on it: Express responses have a swapped prototype, and every
- * new property on one costs a slow store.
+ * What each patched response needs: its key (a second jwe() on the same request may update it)
+ * and Express's own `send`. Kept beside the response rather than on it: Express responses have a
+ * swapped prototype, and every new property on one costs a slow store.
  */
-const patched = new WeakMap<Response, { key: ResponseKey }>();
+const patched = new WeakMap<Response, { key: ResponseKey; send: Send }>();
 
 const ENCRYPT_FAILED_BODY = JSON.stringify({
   error: {
@@ -22,14 +24,41 @@ function carriesBody(status: number): boolean {
   return status !== 204 && status !== 304 && !(status >= 100 && status < 200);
 }
 
-type Send = (this: Response, body?: unknown) => Response;
+/**
+ * `res.send` of every patched response (one function for all of them, so patching allocates
+ * nothing per request). Objects reach it as strings: `send(object)` calls `json`, which
+ * stringifies and calls `send` again with a JSON content type.
+ */
+const encryptingSend: Send = function (this: Response, body?: unknown) {
+  const state = patched.get(this)!;
+  const isText = typeof body === 'string';
+  if (
+    !(isText || body instanceof Uint8Array) ||
+    this.headersSent ||
+    !carriesBody(this.statusCode) ||
+    !isJsonType(this.get('Content-Type'))
+  ) {
+    return state.send.call(this, body);
+  }
+  const options = state.key.kid === undefined ? {} : { kid: state.key.kid };
+  // Sealing synchronously writes the answer before send() returns, as Express's own send does.
+  let envelope: string;
+  try {
+    envelope = JSON.stringify(encryptSync(body as string | Uint8Array, state.key.key, options));
+  } catch {
+    // Never fall back to the plaintext: answer a generic error instead.
+    this.statusCode = 500;
+    writeAnswer(this, undefined, ENCRYPT_FAILED_BODY);
+    return this;
+  }
+  writeAnswer(this, 'JWE', envelope);
+  return this;
+};
 
 /**
  * Makes `res.json()` and `res.send()` of a JSON body go out as an envelope under `key`, with
- * `X-Encryption: JWE` and its `Content-Length`. Objects reach us as strings: `send(object)` calls
- * `json`, which stringifies and calls `send` again with a JSON content type.
- *
- * Bodies written with `res.write`/`res.end`/`res.sendFile` are not JSON answers and are left alone.
+ * `X-Encryption: JWE` and its `Content-Length`. Bodies written with `res.write`/`res.end`/
+ * `res.sendFile` are not JSON answers and are left alone.
  */
 export function encryptJsonResponses(res: Response, key: ResponseKey): void {
   const existing = patched.get(res);
@@ -37,33 +66,7 @@ export function encryptJsonResponses(res: Response, key: ResponseKey): void {
     existing.key = key;
     return;
   }
-  const state = { key };
-  patched.set(res, state);
-  const send = res.send as Send;
-  const encryptingSend: Send = function (this: Response, body?: unknown) {
-    const isText = typeof body === 'string';
-    if (
-      !(isText || body instanceof Uint8Array) ||
-      this.headersSent ||
-      !carriesBody(this.statusCode) ||
-      !isJsonType(this.get('Content-Type'))
-    ) {
-      return send.call(this, body);
-    }
-    const options = state.key.kid === undefined ? {} : { kid: state.key.kid };
-    // Sealing synchronously writes the answer before send() returns, as Express's own send does.
-    let envelope: string;
-    try {
-      envelope = JSON.stringify(encryptSync(body as string | Uint8Array, state.key.key, options));
-    } catch {
-      // Never fall back to the plaintext: answer a generic error instead.
-      this.statusCode = 500;
-      writeAnswer(this, undefined, ENCRYPT_FAILED_BODY);
-      return this;
-    }
-    writeAnswer(this, 'JWE', envelope);
-    return this;
-  };
+  patched.set(res, { key, send: res.send as Send });
   res.send = encryptingSend as Response['send'];
 }
 

@@ -8,7 +8,12 @@ export type JweHttpErrorType =
   | 'jwe.decrypt.failed'
   | 'jwe.required'
   | 'jwe.key.invalid'
+  | 'jwe.plaintext.invalid'
+  | 'jwe.header.invalid'
+  | 'jwe.mount.order'
   | 'entity.too.large'
+  | 'charset.unsupported'
+  | 'request.timeout'
   | 'entity.parse.failed'
   | 'encoding.unsupported'
   | 'request.aborted'
@@ -19,6 +24,12 @@ export type JweHttpErrorCode =
   | JweErrorCode
   | 'ERR_JWE_REQUIRED'
   | 'ERR_BODY_PARSE'
+  | 'ERR_JWE_PLAINTEXT_INVALID'
+  | 'ERR_JWE_HEADER_INVALID'
+  | 'ERR_JWE_MOUNT_ORDER'
+  | 'ERR_JWE_SPILL_TOO_LARGE'
+  | 'ERR_CHARSET_UNSUPPORTED'
+  | 'ERR_REQUEST_TIMEOUT'
   | 'ERR_ENCODING_UNSUPPORTED'
   | 'ERR_REQUEST_ABORTED'
   | 'ERR_UPLOAD_INVALID';
@@ -81,8 +92,73 @@ export function encryptionRequired(): JweHttpError {
   );
 }
 
-export function parseFailed(what: string): JweHttpError {
-  return new JweHttpError(400, 'entity.parse.failed', 'ERR_BODY_PARSE', `${what} is not valid JSON.`);
+export function parseFailed(what: string, problem = 'is not valid JSON'): JweHttpError {
+  return new JweHttpError(400, 'entity.parse.failed', 'ERR_BODY_PARSE', `${what} ${problem}.`);
+}
+
+/** Decrypted JSON that two parsers could read differently, or that targets prototypes. */
+export function plaintextInvalid(problem: string): JweHttpError {
+  return new JweHttpError(
+    400,
+    'jwe.plaintext.invalid',
+    'ERR_JWE_PLAINTEXT_INVALID',
+    `The decrypted body ${problem}. Send each member once and no "__proto__" or "constructor" members.`,
+  );
+}
+
+/**
+ * Another body parser read an encrypted request first. Decrypting its parse would skip the
+ * envelope's duplicate-member check, so this is a server error the log must show, not a fallback.
+ */
+export function mountOrder(where: string): JweHttpError {
+  return new JweHttpError(
+    500,
+    'jwe.mount.order',
+    'ERR_JWE_MOUNT_ORDER',
+    `${where}: another body parser (express.json()?) already read this encrypted request. ` +
+      'Mount jwe() and upload routes before express.json(), or keep express.json() off encrypted ' +
+      "requests with its type option: express.json({ type: (req) => !req.headers['x-encryption'] && ... }).",
+  );
+}
+
+/** An envelope whose key members come after a ciphertext larger than the server will hold on disk. */
+export function spillTooLarge(maxSpill: number): JweHttpError {
+  const error = new JweHttpError(
+    413,
+    'entity.too.large',
+    'ERR_JWE_SPILL_TOO_LARGE',
+    `The envelope puts "kid", "protected" or "iv" after a "ciphertext" of more than ${maxSpill} bytes, ` +
+      'which the server would have to store before it could check it. Send those members before "ciphertext".',
+  );
+  error.limit = maxSpill;
+  return error;
+}
+
+export function encryptionHeaderInvalid(): JweHttpError {
+  return new JweHttpError(
+    400,
+    'jwe.header.invalid',
+    'ERR_JWE_HEADER_INVALID',
+    'The request has an X-Encryption header other than one "X-Encryption: JWE": send exactly one, or none for a plain body.',
+  );
+}
+
+export function charsetUnsupported(charset: string): JweHttpError {
+  return new JweHttpError(
+    415,
+    'charset.unsupported',
+    'ERR_CHARSET_UNSUPPORTED',
+    `JSON bodies must be UTF-8; the request declares charset ${JSON.stringify(charset.slice(0, 20))}.`,
+  );
+}
+
+export function requestTimeout(idleMs: number): JweHttpError {
+  return new JweHttpError(
+    408,
+    'request.timeout',
+    'ERR_REQUEST_TIMEOUT',
+    `The client sent no body bytes for ${idleMs} ms, so the request was dropped. Send the body without pauses.`,
+  );
 }
 
 export function encodingUnsupported(encoding: string): JweHttpError {

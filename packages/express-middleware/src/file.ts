@@ -19,11 +19,21 @@ export interface JweFile {
   path?: string;
 }
 
+declare global {
+  namespace Express {
+    interface Request {
+      /** The uploaded file, set by `jweUpload()` / `jwe(...).upload()` (multer's shape). */
+      file?: JweFile | undefined;
+    }
+  }
+}
+
+/** Kept for code written before `req.file` was declared on Express's `Request`. */
 export type RequestWithFile = Request & { file?: JweFile };
 
 /** The file an upload handler stored for this request; throws when the route has no upload handler. */
 export function uploadedFile(req: Request): JweFile {
-  const file = (req as RequestWithFile).file;
+  const file = req.file;
   if (!file) {
     throw new Error(
       'No uploaded file on this request: mount jweUpload() (or jwe(...).upload()) on the route first.',
@@ -33,5 +43,5 @@ export function uploadedFile(req: Request): JweFile {
 }
 
 export function setUploadedFile(req: Request, file: JweFile): void {
-  (req as RequestWithFile).file = file;
+  req.file = file;
 }

@@ -4,11 +4,16 @@
  * @packageDocumentation
  */
 import type { RequestHandler } from 'express';
-import { jwe as jweMiddleware } from './middleware.js';
+import { parseLimit } from './limit.js';
+import { jwe as jweMiddleware, type UploadRoutes } from './middleware.js';
 import type { JweOptions } from './options.js';
-import { type JweUploadOptions, jweUpload } from './upload.js';
+import { DEFAULT_UPLOAD_LIMIT, type JweUploadOptions, jweUpload } from './upload.js';
 
-export { jweErrorHandler } from './error-handler.js';
+export {
+  type JweErrorHandlerOptions,
+  jweErrorHandler,
+  type ServerErrorListener,
+} from './error-handler.js';
 export {
   isJweHttpError,
   JweHttpError,
@@ -34,10 +39,14 @@ export interface JweMiddleware extends RequestHandler {
  * in `req.body` as plain JSON, and the JSON answers to them leave as envelopes under the same kid.
  */
 export function jwe(options: JweOptions): JweMiddleware {
-  const middleware = jweMiddleware(options) as JweMiddleware;
+  const uploads: UploadRoutes = { largestLimit: 0 };
+  const middleware = jweMiddleware(options, uploads) as JweMiddleware;
   middleware.upload = (uploadOptions = {}) => {
     const { limit: _jsonLimit, plainJson: _plainJson, ...shared } = options;
-    return jweUpload({ ...shared, ...uploadOptions } as JweUploadOptions);
+    const handler = jweUpload({ ...shared, ...uploadOptions } as JweUploadOptions);
+    const limit = parseLimit(uploadOptions.limit ?? DEFAULT_UPLOAD_LIMIT, 'upload: "limit"');
+    uploads.largestLimit = Math.max(uploads.largestLimit, limit);
+    return handler;
   };
   return middleware;
 }

@@ -1,4 +1,13 @@
-import { ALG, ENC, type JoseHeader, type KeyInput, type KeyResolver, keyring } from '@jwe-transport/codec';
+import {
+  ALG,
+  deriveKey,
+  ENC,
+  isJweError,
+  type JoseHeader,
+  type KeyInput,
+  type KeyResolver,
+  keyring,
+} from '@jwe-transport/codec';
 
 /** Keys by kid (`{ kid: sharedKey }`) or a resolver function, sync or async, for rotation. */
 export type KeysOption = Readonly<Record<string, KeyInput>> | KeyResolver;
@@ -16,6 +25,7 @@ export function toResolver(keys: KeysOption, defaultKid: string | undefined): Ke
       'jwe: the "keys" option must be a non-empty { kid: sharedKey } map or a resolver function.',
     );
   }
+  for (const [kid, key] of Object.entries(keys)) checkKey(kid, key);
   // keyring() checks every key and the defaultKid up front. The lookup itself hands back the
   // caller's own values: the codec caches the prepared form of shared-key strings, not of bytes.
   keyring(keys, defaultKid === undefined ? {} : { defaultKid });
@@ -25,6 +35,34 @@ export function toResolver(keys: KeysOption, defaultKid: string | undefined): Ke
     const chosen = kid ?? fallback;
     return chosen === undefined ? undefined : entries.get(chosen);
   };
+}
+
+/**
+ * Names the kid whose configured key is unusable, and says why without showing any of it: an
+ * undefined or empty key is nearly always an environment variable that is not set.
+ */
+function checkKey(kid: string, key: unknown): void {
+  const named = `jwe: kid ${JSON.stringify(kid)}`;
+  if (key === undefined || key === null) {
+    throw new TypeError(`${named}: the key is ${key}; is the environment variable set?`);
+  }
+  if (key === '') throw new TypeError(`${named}: the key is empty; is the environment variable set?`);
+  if (key instanceof Uint8Array) {
+    if (key.length !== 32) {
+      throw new TypeError(`${named}: a raw key must be 32 bytes, this one is ${key.length} bytes.`);
+    }
+    return;
+  }
+  if (typeof key !== 'string') {
+    throw new TypeError(`${named}: the key must be a 16-character string or 32 bytes, not ${typeof key}.`);
+  }
+  try {
+    deriveKey(key);
+  } catch (error) {
+    // The codec's message gives lengths and types only, never key material.
+    if (isJweError(error)) throw new TypeError(`${named}: ${error.message}`);
+    throw error;
+  }
 }
 
 export function recordingResolver(resolver: KeyResolver): RecordingResolver {

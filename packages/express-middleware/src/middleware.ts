@@ -1,8 +1,9 @@
 import { decryptDetailed } from '@jwe-transport/codec';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { hasBody, readBody } from './body-stream.js';
-import { isEncryptedRequest, isJsonType } from './content-type.js';
-import { encryptionRequired, parseFailed, toHttpError } from './errors.js';
+import { assertUtf8, isEncryptedRequest, isJsonType } from './content-type.js';
+import { encryptionRequired, isJweHttpError, mountOrder, toHttpError } from './errors.js';
+import { parseJsonBody } from './json-body.js';
 import { recordingResolver } from './keys.js';
 import { type JweOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import {
@@ -14,25 +15,22 @@ import {
 
 export const DEFAULT_JSON_LIMIT = '100kb';
 
-function parseJson(bytes: Uint8Array, what: string): unknown {
-  if (bytes.length === 0) return {};
-  try {
-    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
-  } catch {
-    throw parseFailed(what);
-  }
-}
-
 async function handleEncrypted(req: Request, res: Response, options: ResolvedOptions): Promise<void> {
-  // express.json() mounted first has already parsed the envelope; decrypt what it read.
-  const input = bodyAlreadyRead(req) ? req.body : await readBody(req, options.limit);
+  if (bodyAlreadyRead(req)) throw mountOrder('jwe()');
+  const envelope = await readBody(req, options.limit, options.timeout);
   const recorder = recordingResolver(options.resolver);
-  const result = await decryptDetailed(input, recorder.resolve, {
+  const result = await decryptDetailed(envelope, recorder.resolve, {
     missingProtected: options.missingProtected,
   });
   // Authenticated: from here on even the error answers go out encrypted.
   recordEncryptedRequest(req, res, options, result, recorder);
-  markBodyRead(req, parseJson(result.plaintext, 'The decrypted body'));
+  markBodyRead(
+    req,
+    parseJsonBody(result.plaintext, 'The decrypted body', {
+      strict: options.strict,
+      members: options.strictPlaintext,
+    }),
+  );
 }
 
 async function handlePlain(req: Request, res: Response, options: ResolvedOptions): Promise<void> {
@@ -41,27 +39,38 @@ async function handlePlain(req: Request, res: Response, options: ResolvedOptions
     throw encryptionRequired();
   }
   await recordPlainRequest(req, res, options);
-  if (withBody && options.plainJson === 'parse' && isJsonType(req.headers['content-type'])) {
-    markBodyRead(req, parseJson(await readBody(req, options.limit), 'The request body'));
+  const contentType = req.headers['content-type'];
+  if (withBody && options.plainJson === 'parse' && isJsonType(contentType)) {
+    assertUtf8(contentType);
+    const bytes = await readBody(req, options.limit, options.timeout);
+    markBodyRead(req, parseJsonBody(bytes, 'The request body', { strict: options.strict, members: false }));
   }
 }
 
 /**
  * Runs one request through `handle` and hands failures to Express as HTTP errors. A body left
- * half-read (a refused upload) would otherwise keep the connection busy, so it is closed after the answer.
+ * half-read (a refused upload) would otherwise keep the connection busy, so it is closed after the
+ * answer. `explain` may add to an error what only the caller knows (see `jwe()`'s upload hint).
  */
 export function runStep(
   handle: (req: Request, res: Response) => Promise<void>,
+  explain: (error: unknown) => unknown = (error) => error,
 ): (req: Request, res: Response, next: NextFunction) => void {
   return (req, res, next) => {
     handle(req, res).then(
       () => next(),
       (error: unknown) => {
         if (hasBody(req) && !req.readableEnded && !res.headersSent) res.setHeader('Connection', 'close');
-        next(toHttpError(error));
+        next(explain(toHttpError(error)));
       },
     );
   };
+}
+
+/** What `jwe()` knows about the upload handlers made from it with `.upload()`. */
+export interface UploadRoutes {
+  /** The largest `limit` among them, in bytes (0 while there are none). */
+  largestLimit: number;
 }
 
 /**
@@ -69,8 +78,22 @@ export function runStep(
  * `plainJson: 'ignore'`), records what it did on `req.jwe` and encrypts the JSON answers of
  * encrypted requests with the same key and kid.
  */
-export function jwe(options: JweOptions): RequestHandler {
+export function jwe(options: JweOptions, uploads: UploadRoutes = { largestLimit: 0 }): RequestHandler {
   const resolved = resolveOptions(options, DEFAULT_JSON_LIMIT);
+  // An upload route behind this app-level jwe() gets jwe()'s limit, not its own: say so rather
+  // than answer a 413 that names a limit the route never set.
+  const explain = (error: unknown) => {
+    if (
+      isJweHttpError(error) &&
+      error.code === 'ERR_JWE_TOO_LARGE' &&
+      uploads.largestLimit > resolved.limit
+    ) {
+      error.message +=
+        ` (jwe() read this body before any upload() handler; its limit is ${resolved.limit} bytes. ` +
+        'Declare upload routes before app.use(jwe()), or mount jwe() on the JSON routes only.)';
+    }
+    return error;
+  };
   return runStep(async (req, res) => {
     if (req.jwe) return; // Already handled by an earlier jwe() on this request.
     if (resolved.responses === 'auto') res.vary('X-Encryption');
@@ -79,5 +102,5 @@ export function jwe(options: JweOptions): RequestHandler {
     } else {
       await handlePlain(req, res, resolved);
     }
-  });
+  }, explain);
 }

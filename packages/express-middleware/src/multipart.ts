@@ -11,6 +11,7 @@ import { chooseMimeType, newUploadPath, removeQuietly } from './storage.js';
 
 export interface MultipartOptions {
   limit: number;
+  timeout: number;
   fieldName: string;
   dest: string | undefined;
 }
@@ -34,7 +35,7 @@ export function receiveMultipart(req: Request, options: MultipartOptions): Promi
       reject(uploadInvalid('The multipart/form-data request has no usable boundary.'));
       return;
     }
-    const body = limitedBody(req, options.limit);
+    const body = limitedBody(req, options.limit, options.timeout);
     let stored: Promise<JweFile> | undefined;
     let fileStream: Readable | undefined;
     let writtenPath: string | undefined;

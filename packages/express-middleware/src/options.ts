@@ -1,4 +1,5 @@
 import type { KeyResolver, MissingProtectedPolicy } from '@jwe-transport/codec';
+import { DEFAULT_IDLE_TIMEOUT } from './idle-timeout.js';
 import { type KeysOption, toResolver } from './keys.js';
 import { parseLimit, type SizeLimit } from './limit.js';
 
@@ -22,6 +23,18 @@ export interface JweOptions {
   responseKid?: string;
   /** How request envelopes without `protected` are read; see the codec. Default `'infer'`. */
   missingProtected?: MissingProtectedPolicy;
+  /**
+   * Refuse decrypted JSON with a member twice or a `__proto__`/`constructor` member (400
+   * `jwe.plaintext.invalid`), so that no other parser can read it differently. Default `true`.
+   */
+  strictPlaintext?: boolean;
+  /** Like body-parser's `strict`: JSON bodies must be an object or an array at the top. Default `true`. */
+  strict?: boolean;
+  /**
+   * Milliseconds a client may go without sending a body byte before the request is dropped
+   * with 408 (an idle timeout, not a total one). `0` turns it off. Default `30_000`.
+   */
+  timeout?: number;
 }
 
 export interface ResolvedOptions {
@@ -32,6 +45,9 @@ export interface ResolvedOptions {
   responses: ResponseEncryption;
   responseKid: string | undefined;
   missingProtected: MissingProtectedPolicy;
+  strictPlaintext: boolean;
+  strict: boolean;
+  timeout: number;
 }
 
 const RESPONSES = new Set<string>(['auto', 'always', 'never']);
@@ -62,5 +78,16 @@ export function resolveOptions(options: JweOptions, defaultLimit: SizeLimit): Re
     responses,
     responseKid,
     missingProtected: options.missingProtected ?? 'infer',
+    strictPlaintext: options.strictPlaintext !== false,
+    strict: options.strict !== false,
+    timeout: parseTimeout(options.timeout),
   };
+}
+
+function parseTimeout(timeout: number | undefined): number {
+  if (timeout === undefined) return DEFAULT_IDLE_TIMEOUT;
+  if (!Number.isSafeInteger(timeout) || timeout < 0) {
+    throw new TypeError('jwe: "timeout" must be a whole number of milliseconds (0 turns it off).');
+  }
+  return timeout;
 }

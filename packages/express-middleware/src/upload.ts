@@ -1,10 +1,14 @@
+import { pipeline } from 'node:stream';
 import { decryptDetailed, decryptFileStream } from '@jwe-transport/codec';
 import type { Request, RequestHandler, Response } from 'express';
+import { isStandardBase64 } from './base64.js';
 import { hasBody, limitedBody, readBody } from './body-stream.js';
 import { isEncryptedRequest, isMultipart } from './content-type.js';
-import { encryptionRequired, uploadInvalid } from './errors.js';
+import { encryptionRequired, isJweHttpError, mountOrder, uploadInvalid } from './errors.js';
 import { type JweFile, setUploadedFile } from './file.js';
+import { parseJsonBody } from './json-body.js';
 import { recordingResolver } from './keys.js';
+import { parseLimit, type SizeLimit } from './limit.js';
 import { runStep } from './middleware.js';
 import { receiveMultipart } from './multipart.js';
 import { type JweOptions, type ResolvedOptions, resolveOptions } from './options.js';
@@ -15,6 +19,7 @@ import {
   recordPlainRequest,
 } from './request-state.js';
 import { SNIFF_BYTES } from './sniff.js';
+import { SpillGuard } from './spill-guard.js';
 import { chooseMimeType, newUploadPath, readHead, writeUpload } from './storage.js';
 
 export const DEFAULT_UPLOAD_LIMIT = '10mb';
@@ -27,14 +32,23 @@ export interface JweUploadOptions extends Omit<JweOptions, 'plainJson'> {
    * memory (`req.file.buffer`), which suits small files only.
    */
   dest?: string;
+  /**
+   * With `dest`: the most ciphertext kept in a temporary file for an envelope whose `kid`,
+   * `protected` or `iv` come after `ciphertext` (then the key is known only at the end). Bytes or
+   * `'50mb'`; default the route's `limit`. Envelopes that put them first stream without a spill
+   * (the codec's encoders currently write `kid` last, so their uploads do spill).
+   */
+  maxSpill?: SizeLimit;
 }
 
 interface UploadSettings extends ResolvedOptions {
   fieldName: string;
   dest: string | undefined;
+  maxSpill: number;
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const payloadShape = (settings: UploadSettings) =>
+  `The decrypted body must be {"${settings.fieldName}": "<standard base64 of the file>"}.`;
 
 async function fileFromBytes(bytes: Buffer, settings: UploadSettings): Promise<JweFile> {
   const described = {
@@ -49,11 +63,7 @@ async function fileFromBytes(bytes: Buffer, settings: UploadSettings): Promise<J
 /** The file inside a decrypted payload `{"file": "<standard base64>"}` (spec 2.3). */
 function fileBytes(payload: unknown, settings: UploadSettings): Buffer {
   const text = (payload as Record<string, unknown> | null | undefined)?.[settings.fieldName];
-  if (typeof text !== 'string' || !BASE64.test(text)) {
-    throw uploadInvalid(
-      `The decrypted body must be {"${settings.fieldName}": "<standard base64 of the file>"}.`,
-    );
-  }
+  if (typeof text !== 'string' || !isStandardBase64(text)) throw uploadInvalid(payloadShape(settings));
   return Buffer.from(text, 'base64');
 }
 
@@ -70,7 +80,10 @@ async function receiveEncryptedToDisk(
 ): Promise<JweFile> {
   const target = newUploadPath(dest);
   const recorder = recordingResolver(settings.resolver);
-  const result = await decryptFileStream(limitedBody(req, settings.limit), recorder.resolve, {
+  const envelope = new SpillGuard(settings.maxSpill, settings.resolver);
+  // pipeline, not pipe: a refused or abandoned body must fail the guard the codec reads from.
+  pipeline(limitedBody(req, settings.limit, settings.timeout), envelope, () => {});
+  const result = await decryptFileStream(envelope, recorder.resolve, {
     to: target.path,
     missingProtected: settings.missingProtected,
     spillDir: dest,
@@ -86,7 +99,7 @@ async function receiveEncryptedToDisk(
 
 async function receiveEncrypted(req: Request, res: Response, settings: UploadSettings): Promise<JweFile> {
   if (settings.dest !== undefined) return receiveEncryptedToDisk(req, res, settings, settings.dest);
-  const envelope = await readBody(req, settings.limit);
+  const envelope = await readBody(req, settings.limit, settings.timeout);
   const recorder = recordingResolver(settings.resolver);
   const result = await decryptDetailed(envelope, recorder.resolve, {
     missingProtected: settings.missingProtected,
@@ -95,22 +108,23 @@ async function receiveEncrypted(req: Request, res: Response, settings: UploadSet
   recordEncryptedRequest(req, res, settings, result, recorder);
   let payload: unknown;
   try {
-    payload = JSON.parse(
-      Buffer.from(result.plaintext.buffer, result.plaintext.byteOffset, result.plaintext.byteLength).toString(
-        'utf8',
-      ),
-    );
-  } catch {
-    throw uploadInvalid(
-      `The decrypted body must be {"${settings.fieldName}": "<standard base64 of the file>"}.`,
-    );
+    payload = parseJsonBody(result.plaintext, 'The decrypted body', {
+      strict: true,
+      members: settings.strictPlaintext,
+    });
+  } catch (error) {
+    throw isJweHttpError(error) && error.type === 'entity.parse.failed'
+      ? uploadInvalid(payloadShape(settings))
+      : error;
   }
   return fileFromBytes(fileBytes(payload, settings), settings);
 }
 
 async function receive(req: Request, res: Response, settings: UploadSettings): Promise<void> {
   if (isEncryptedRequest(req)) {
-    if (req.jwe?.encrypted && bodyAlreadyRead(req)) {
+    if (bodyAlreadyRead(req)) {
+      // An app-level jwe() took the (small) envelope apart already; anything else read it blind.
+      if (!req.jwe?.encrypted) throw mountOrder('upload()');
       setUploadedFile(req, await fileFromBytes(fileBytes(req.body, settings), settings));
       return;
     }
@@ -143,9 +157,11 @@ export function jweUpload(options: JweUploadOptions): RequestHandler {
   const fieldName = options.fieldName ?? 'file';
   if (typeof fieldName !== 'string' || fieldName === '')
     throw new TypeError('jweUpload: "fieldName" must be a non-empty string.');
-  const settings: UploadSettings = { ...resolved, fieldName, dest: options.dest };
+  const maxSpill =
+    options.maxSpill === undefined ? resolved.limit : parseLimit(options.maxSpill, 'jweUpload: "maxSpill"');
+  const settings: UploadSettings = { ...resolved, fieldName, dest: options.dest, maxSpill };
   return runStep(async (req, res) => {
-    if ((req as { file?: unknown }).file) return;
+    if (req.file) return;
     if (resolved.responses === 'auto') res.vary('X-Encryption');
     await receive(req, res, settings);
   });

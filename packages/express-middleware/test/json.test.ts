@@ -143,14 +143,30 @@ describe.each(EXPRESS_VERSIONS)('jwe() JSON bodies on $name', ({ create, json })
     expect(await decryptJson(await encrypted.json(), KEY_A)).toMatchObject({ body: { b: 2 } });
   });
 
-  it('decrypts an envelope that express.json() mounted earlier has already parsed', async () => {
-    const url = await start((app) => {
-      app.use(json());
-      app.use(jwe({ keys: KEYS }));
+  it('fails loudly (500 jwe.mount.order) when express.json() mounted earlier parsed an envelope', async () => {
+    const logged: unknown[] = [];
+    const app = create();
+    app.use(json());
+    app.use(jwe({ keys: KEYS }));
+    app.post('/echo', (req: Request, res) => res.json({ body: req.body }));
+    app.use(jweErrorHandler({ onError: (error) => logged.push(error) }));
+    running = await listen(app);
+    // express.json() keeps the last of two "iv" members; the envelope's own check would refuse it.
+    const envelope = JSON.stringify(await joseEncrypt(KEY_A, '{"late":"parser"}', 'kid-a'));
+    const response = await postEncrypted(`${running.url}/echo`, envelope.replace('{', '{"iv":"AAAA",'));
+    expect(response.status).toBe(500);
+    expect(response.headers.get('x-encryption')).toBeNull();
+    expect((await response.json()).error).toEqual({
+      type: 'jwe.mount.order',
+      code: 'ERR_JWE_MOUNT_ORDER',
+      message: 'Internal Server Error',
     });
-    const response = await postEncrypted(url, await joseEncrypt(KEY_A, '{"late":"parser"}', 'kid-a'));
-    expect(response.status).toBe(200);
-    expect(await decryptJson(await response.json(), KEY_A)).toMatchObject({ body: { late: 'parser' } });
+    expect(logged).toHaveLength(1);
+    expect(String((logged[0] as Error).message)).toMatch(
+      /express\.json\(\)\?\) already read this encrypted request/,
+    );
+    // Plain JSON through the same app is fine: express.json() owns it.
+    expect((await postJson(`${running.url}/echo`, { a: 1 })).status).toBe(200);
   });
 
   it('refuses plain bodies with 415 jwe.required when encryption is required, but not body-less requests', async () => {
@@ -197,7 +213,7 @@ describe.each(EXPRESS_VERSIONS)('jwe() JSON bodies on $name', ({ create, json })
     const envelope = await response.json();
     expect(JSON.stringify(envelope)).not.toContain('rejected');
     expect(await joseDecryptJson(KEY_B, envelope)).toEqual({
-      error: { type: 'validation.failed', message: 'aadhaar 12 rejected' },
+      error: { type: 'validation.failed', code: 'ERR_HTTP_422', message: 'aadhaar 12 rejected' },
     });
   });
 
