@@ -76,7 +76,12 @@ export async function startAuthServer(options: { expiresIn?: number } = {}): Pro
     }
     if (req.method === 'POST' && req.url === '/connect-auth/v1/account/refresh-token') {
       const known = refresh.get(String(body.refresh_token));
-      if (!usable(known) || !access.has(String(body.access_token)))
+      // Field notes: the refresh call carries the access token as a bearer token too.
+      if (
+        !usable(known) ||
+        !access.has(String(body.access_token)) ||
+        req.headers.authorization !== `Bearer ${String(body.access_token)}`
+      )
         return send(res, 401, { error: 'invalid_grant' });
       counts.refreshes++;
       known!.valid = false;

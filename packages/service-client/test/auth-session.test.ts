@@ -5,7 +5,7 @@ import {
   clientCredentialsLogin,
   createTokenSession,
   refreshTokenExchange,
-} from '@jwe-transport/ky-plugin';
+} from '@jwe-transport/service-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AuthServer, CLIENT_ID, CLIENT_SECRET, startAuthServer } from './auth-server.js';
 

@@ -1,15 +1,13 @@
 import { createHmac } from 'node:crypto';
 import {
-  jweErrorHandler,
-  ReplayGuard,
+  MemoryStore,
   signWebhookPayload,
   type WebhookDelivery,
   type WebhookEvent,
-  type WebhookReceiverOptions,
-  webhookReceiver,
-} from '@jwe-transport/express-middleware';
+} from '@jwe-transport/service-client';
+import { type WebhookReceiverOptions, webhookReceiver } from '@jwe-transport/service-client/express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EXPRESS_VERSIONS, listen, type Running } from './helpers.js';
+import { EXPRESS_VERSIONS, errorAsJson, listen, type Running } from './support/express.js';
 
 const SIGNING_KEY = 'whsec-test-signing-key';
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -70,6 +68,7 @@ describe.each(EXPRESS_VERSIONS)('webhookReceiver() on $name', ({ create, json })
       '/hooks',
       webhookReceiver({
         signingKey: SIGNING_KEY,
+        store: new MemoryStore(),
         onEvent: (event, delivery) => {
           received.push({ event, delivery });
           notify?.();
@@ -77,7 +76,7 @@ describe.each(EXPRESS_VERSIONS)('webhookReceiver() on $name', ({ create, json })
         ...options,
       } as WebhookReceiverOptions),
     );
-    app.use(jweErrorHandler());
+    app.use(errorAsJson);
     running = await listen(app);
     const url = `${running.url}/hooks`;
     const post = (body: string, headers: Record<string, string> = {}) =>
@@ -93,7 +92,7 @@ describe.each(EXPRESS_VERSIONS)('webhookReceiver() on $name', ({ create, json })
       'eka-webhook-signature': referenceSignature(EVENT_SHAPE, SIGNING_KEY, t),
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ received: true, handled: true });
+    expect(await response.json()).toEqual({ received: true, handled: true, duplicate: false });
     await arrived;
     expect(received).toHaveLength(1);
     expect(received[0]?.event).toEqual({
@@ -112,7 +111,7 @@ describe.each(EXPRESS_VERSIONS)('webhookReceiver() on $name', ({ create, json })
     });
     expect(received[0]?.delivery.verified).toBe(true);
     expect(received[0]?.delivery.signedAt).toBe(t);
-    expect(received[0]?.delivery.rawBody.toString('utf8')).toBe(EVENT_SHAPE);
+    expect(Buffer.from(received[0]!.delivery.rawBody).toString('utf8')).toBe(EVENT_SHAPE);
   });
 
   it('normalizes the second documented shape into the same event type', async () => {
@@ -225,7 +224,9 @@ describe.each(EXPRESS_VERSIONS)('webhookReceiver() on $name', ({ create, json })
       '{"event":"v2rx.completed","data":{}}',
       '{"payload":{"event":"x"}}',
     ]) {
-      const response = await post(body, { 'eka-webhook-signature': signWebhookPayload(body, SIGNING_KEY) });
+      const response = await post(body, {
+        'eka-webhook-signature': await signWebhookPayload(body, SIGNING_KEY),
+      });
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({
         error: { type: 'webhook.payload.invalid', code: 'ERR_WEBHOOK_PAYLOAD_INVALID' },
@@ -233,7 +234,7 @@ describe.each(EXPRESS_VERSIONS)('webhookReceiver() on $name', ({ create, json })
     }
   });
 
-  it('answers before the application handler finishes, and routes handler errors to onError', async () => {
+  it("with ack 'before-handler' answers before the application handler finishes, and routes handler errors to onError", async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => {
       release = resolve;
@@ -245,6 +246,7 @@ describe.each(EXPRESS_VERSIONS)('webhookReceiver() on $name', ({ create, json })
       errorReported = resolve;
     });
     const { post } = await start({
+      ack: 'before-handler',
       onEvent: async () => {
         await gate;
         finished = true;
@@ -270,16 +272,18 @@ describe.each(EXPRESS_VERSIONS)('webhookReceiver() on $name', ({ create, json })
   it('acknowledges events it was not asked to handle without calling the handler', async () => {
     const { received, post } = await start();
     const other = '{"event":"v2rx.started","data":{"transaction_id":"t"}}';
-    const response = await post(other, { 'eka-webhook-signature': signWebhookPayload(other, SIGNING_KEY) });
+    const response = await post(other, {
+      'eka-webhook-signature': await signWebhookPayload(other, SIGNING_KEY),
+    });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ received: true, handled: false });
+    expect(await response.json()).toEqual({ received: true, handled: false, duplicate: false });
     expect(received).toHaveLength(0);
   });
 
   it('says how to mount it when express.json() already consumed the body, and uses req.rawBody when kept', async () => {
     const first = await start({}, 'after-json');
     const response = await first.post(EVENT_SHAPE, {
-      'eka-webhook-signature': signWebhookPayload(EVENT_SHAPE, SIGNING_KEY),
+      'eka-webhook-signature': await signWebhookPayload(EVENT_SHAPE, SIGNING_KEY),
     });
     expect(response.status).toBe(500);
     await running?.close();
@@ -288,7 +292,7 @@ describe.each(EXPRESS_VERSIONS)('webhookReceiver() on $name', ({ create, json })
     const second = await start({}, 'json-verify');
     const arrived = second.arrival();
     const ok = await second.post(EVENT_SHAPE, {
-      'eka-webhook-signature': signWebhookPayload(EVENT_SHAPE, SIGNING_KEY),
+      'eka-webhook-signature': await signWebhookPayload(EVENT_SHAPE, SIGNING_KEY),
     });
     expect(ok.status).toBe(200);
     await arrived;
@@ -309,17 +313,92 @@ describe.each(EXPRESS_VERSIONS)('webhookReceiver() on $name', ({ create, json })
   });
 });
 
-describe('ReplayGuard', () => {
-  it('forgets signatures once they leave the window and never holds more than maxEntries', () => {
-    const guard = new ReplayGuard(180, 3);
-    expect(guard.remember(1000, 'aa', 1000)).toBe(true);
-    expect(guard.remember(1000, 'AA', 1001)).toBe(false);
-    expect(guard.remember(1001, 'bb', 1001)).toBe(true);
-    expect(guard.remember(1002, 'cc', 1002)).toBe(true);
-    expect(guard.remember(1003, 'dd', 1003)).toBe(true);
-    expect(guard.size).toBe(3);
-    // The oldest entry made room; past the window everything is forgotten.
-    expect(guard.remember(1004, 'ee', 2000)).toBe(true);
-    expect(guard.size).toBe(1);
+describe('webhookReceiver(): identities, ack and limits', () => {
+  let running: Running | undefined;
+  afterEach(async () => {
+    await running?.close();
+    running = undefined;
+  });
+
+  async function start(options: Partial<WebhookReceiverOptions>) {
+    const app = EXPRESS_VERSIONS[0].create();
+    app.post(
+      '/hooks',
+      webhookReceiver({ signingKey: SIGNING_KEY, store: new MemoryStore(), onEvent: () => {}, ...options }),
+    );
+    app.use(errorAsJson);
+    running = await listen(app);
+    const url = `${running.url}/hooks`;
+    return (body: string, t = nowSeconds()) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'eka-webhook-signature': referenceSignature(body, SIGNING_KEY, t),
+        },
+        body,
+      });
+  }
+
+  it('hands an event re-signed with a new timestamp to onEvent once, and answers the duplicate 200', async () => {
+    const seen: string[] = [];
+    const post = await start({ onEvent: (event) => void seen.push(event.transactionId) });
+    const t = nowSeconds();
+    expect((await post(PAYLOAD_SHAPE, t - 5)).status).toBe(200);
+    const again = await post(PAYLOAD_SHAPE, t);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ received: true, handled: false, duplicate: true });
+    expect(seen).toEqual(['txn-2']);
+  });
+
+  it("ack 'after-handler' (the default) answers after onEvent, 500 on failure, and a retry then delivers the event", async () => {
+    let attempts = 0;
+    const errors: string[] = [];
+    const post = await start({
+      onEvent: async () => {
+        attempts++;
+        if (attempts === 1) throw new Error('database down');
+      },
+      onError: (error) => void errors.push((error as Error).message),
+    });
+    const t = nowSeconds();
+    const failed = await post(PAYLOAD_SHAPE, t - 1);
+    expect(failed.status).toBe(500);
+    expect(await failed.json()).toMatchObject({ error: { code: 'ERR_WEBHOOK_HANDLER_FAILED' } });
+    expect(errors).toEqual(['database down']);
+    const retried = await post(PAYLOAD_SHAPE, t);
+    expect(retried.status).toBe(200);
+    expect(await retried.json()).toEqual({ received: true, handled: true, duplicate: false });
+    expect(attempts).toBe(2);
+  });
+
+  it('answers a body over the limit with 413 and closes the connection', async () => {
+    const seen: string[] = [];
+    const post = await start({ limit: 64, onEvent: (event) => void seen.push(event.event) });
+    const response = await post(PAYLOAD_SHAPE);
+    expect(response.status).toBe(413);
+    expect(response.headers.get('connection')).toBe('close');
+    expect(await response.json()).toMatchObject({ error: { code: 'ERR_WEBHOOK_BODY_TOO_LARGE' } });
+    expect(seen).toEqual([]);
+  });
+});
+
+describe('MemoryStore', () => {
+  it('claims a key once until it expires, releases only for its owner, and never holds more than maxEntries', async () => {
+    const clock = { now: 1_000 };
+    const store = new MemoryStore({ maxEntries: 3, now: () => clock.now });
+    expect(await store.claim('a', 'owner-1', 100)).toBe(true);
+    expect(await store.claim('a', 'owner-2', 100)).toBe(false);
+    await store.release('a', 'owner-2');
+    expect(await store.get('a')).toBe('owner-1');
+    await store.release('a', 'owner-1');
+    expect(await store.claim('a', 'owner-2', 100)).toBe(true);
+    clock.now += 100;
+    expect(await store.get('a')).toBeUndefined();
+    expect(await store.claim('a', 'owner-3', 100)).toBe(true);
+    for (const key of ['b', 'c', 'd', 'e']) await store.claim(key, key, 1000);
+    expect(store.size).toBe(3);
+    // The entry closest to expiry made room first.
+    expect(await store.get('a')).toBeUndefined();
   });
 });

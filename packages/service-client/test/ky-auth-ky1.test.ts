@@ -1,7 +1,8 @@
-import { createTokenSession, kyAuth } from '@jwe-transport/ky-plugin';
+import { createTokenSession } from '@jwe-transport/service-client';
+import { kyAuth } from '@jwe-transport/service-client/ky';
 import ky from 'ky';
 import { expect, it } from 'vitest';
-import { authSuite, type KyUnderTest } from './auth-suite.js';
+import { authSuite, type KyUnderTest } from './ky-auth-suite.js';
 
 // ky 1.x: positional hook arguments; beforeRequest runs again on the forced retry.
 authSuite('ky 1.x', ky as unknown as KyUnderTest);

@@ -1,7 +1,8 @@
-import { createTokenSession, kyAuth } from '@jwe-transport/ky-plugin';
+import { createTokenSession } from '@jwe-transport/service-client';
+import { kyAuth } from '@jwe-transport/service-client/ky';
 import ky2 from 'ky2';
 import { expect, it } from 'vitest';
-import { authSuite, type KyUnderTest } from './auth-suite.js';
+import { authSuite, type KyUnderTest } from './ky-auth-suite.js';
 
 // ky 2.x (Node >= 22): one state object per hook; the forced retry goes through beforeRetry.
 authSuite('ky 2.x', ky2 as unknown as KyUnderTest);

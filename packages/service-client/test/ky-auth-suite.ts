@@ -3,11 +3,10 @@ import {
   AuthError,
   clientCredentialsLogin,
   createTokenSession,
-  type KyRetrySource,
-  kyAuth,
   refreshTokenExchange,
   type TokenSession,
-} from '@jwe-transport/ky-plugin';
+} from '@jwe-transport/service-client';
+import { type KyRetrySource, kyAuth } from '@jwe-transport/service-client/ky';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AuthServer, CLIENT_ID, CLIENT_SECRET, startAuthServer } from './auth-server.js';
 

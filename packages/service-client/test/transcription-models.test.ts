@@ -6,7 +6,7 @@ import {
   TEMPLATE_IDS,
   TranscriptionError,
   transcriptionParamsIssues,
-} from '@jwe-transport/ky-plugin';
+} from '@jwe-transport/service-client';
 import { describe, expect, it } from 'vitest';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
