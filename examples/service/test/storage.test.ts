@@ -13,6 +13,8 @@ import {
 } from './support/service.js';
 
 const MAX = 4 * 2 ** 20;
+/** The literal placeholder of the documented grant, not a template. */
+const FILENAME = ['$', '{filename}'].join('');
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
 let t: TestService;
@@ -29,13 +31,13 @@ afterAll(() => t.close());
 const partials = () => readdir(join(audioDir, '.partial')).catch(() => [] as string[]);
 
 describe('upload grant (POST /v1/file-upload)', () => {
-  it('answers the documented grant: url, key with ${filename}, x-amz-* fields, policy, signature', async () => {
+  it('answers the documented grant: url, key with the file name placeholder, x-amz-* fields, policy, signature', async () => {
     const data = await grant(t.url, alpha, 'grant-shape');
     expect(data.txn_id).toBe('grant-shape');
     expect(data.folderPath).toBe('grant-shape/');
     expect(data.uploadData.url).toBe(`${t.url}/storage/ekascribe-audio/`);
     const fields = data.uploadData.fields;
-    expect(fields.key).toBe('grant-shape/${filename}');
+    expect(fields.key).toBe(`grant-shape/${FILENAME}`);
     for (const name of ['x-amz-algorithm', 'x-amz-credential', 'x-amz-date', 'x-amz-security-token'])
       expect(fields[name]).toEqual(expect.any(String));
     expect(fields['x-amz-signature']).toMatch(/^[0-9a-f]{64}$/);
@@ -114,8 +116,8 @@ describe('presigned storage POST', () => {
       { ...fields, 'x-amz-signature': '0'.repeat(64) },
       { ...fields, 'x-amz-signature': fields['x-amz-signature']!.slice(0, 40) },
       { ...fields, policy: Buffer.from(JSON.stringify(policy)).toString('base64') },
-      { ...fields, key: 'store-other/${filename}' },
-      { ...fields, key: 'store-forged/../store-other/${filename}' },
+      { ...fields, key: `store-other/${FILENAME}` },
+      { ...fields, key: `store-forged/../store-other/${FILENAME}` },
       { ...fields, 'x-amz-meta-txn-id': 'store-other' },
       { ...fields, 'x-amz-meta-extra': 'not in the policy' },
       { ...other.uploadData.fields, policy: fields.policy! },
