@@ -85,7 +85,7 @@ export function handleStoragePost(state: StorageState, req: IncomingMessage, res
       return fail(403, 'AccessDenied', 'Invalid according to Policy: Policy expired.');
     }
     const prefix = String(condition(policy, 'key')?.[2] ?? '');
-    const key = (fields.get('key') ?? '').replace('${filename}', info.filename);
+    const key = (fields.get('key') ?? '').replace('${filename}', () => info.filename ?? '');
     if (!key.startsWith(prefix)) return fail(403, 'AccessDenied', 'key outside the granted prefix');
     const range = policy.conditions.find(
       (item) => Array.isArray(item) && item[0] === 'content-length-range',
