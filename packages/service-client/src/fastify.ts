@@ -25,7 +25,7 @@ export async function fastifyWebhook(
   options: FastifyWebhookOptions,
 ): Promise<void> {
   const bodyLimit = parseLimit(options.limit, 'fastifyWebhook');
-  const process = createWebhookProcessor(options);
+  const processDelivery = createWebhookProcessor(options);
   // Encapsulated: only this plugin's routes see the body as raw bytes.
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) =>
@@ -33,7 +33,7 @@ export async function fastifyWebhook(
   );
   fastify.post(options.path ?? '/webhook', { bodyLimit }, async (request, reply) => {
     const rawBody = Buffer.isBuffer(request.body) ? request.body : new Uint8Array(0);
-    const outcome = await process(rawBody, request.headers);
+    const outcome = await processDelivery(rawBody, request.headers);
     const after = outcome.afterAnswer;
     if (after) reply.raw.once('finish', () => void after());
     return reply.code(outcome.status).send(outcome.body);
