@@ -3,10 +3,8 @@
  * memory), for Node (and Bun and Deno's Node compatibility).
  * @packageDocumentation
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { Readable } from 'node:stream';
 import { audioContentType } from './transcription/content-type.js';
 import { TranscriptionError } from './transcription/errors.js';
 import type { SizedSource } from './transcription/multipart-stream.js';
@@ -21,6 +19,41 @@ export interface AudioFileFromPathOptions {
 
 /** Read size: large reads keep the per-chunk overhead low; memory stays at a few of them. */
 const READ_BYTES = 1024 * 1024;
+
+/**
+ * The file as a Web stream that reads only when pulled, so a slow network holds at most a chunk
+ * or two in memory (`Readable.toWeb()` of an fs stream does not hold back its reads).
+ */
+function fileStream(path: string): ReadableStream<Uint8Array> {
+  let handle: FileHandle | undefined;
+  const close = async () => {
+    const open = handle;
+    handle = undefined;
+    await open?.close();
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      async start() {
+        handle = await open(path, 'r');
+      },
+      async pull(controller) {
+        try {
+          const buffer = new Uint8Array(READ_BYTES);
+          const { bytesRead } = await handle!.read(buffer, 0, READ_BYTES, null);
+          if (bytesRead === 0) {
+            await close();
+            controller.close();
+          } else controller.enqueue(buffer.subarray(0, bytesRead));
+        } catch (error) {
+          await close();
+          throw error;
+        }
+      },
+      cancel: close,
+    },
+    { highWaterMark: 0 },
+  );
+}
 
 /**
  * An {@link AudioFile} for the file at `path`: checked now to be a regular file of at most 5 GiB,
@@ -51,11 +84,7 @@ export async function audioFileFromPath(
       `The audio file ${JSON.stringify(name)} has ${size} bytes; the storage takes at most ${MAX_UPLOAD_BYTES} (5 GiB) per file. Split the recording.`,
     );
   }
-  const data: SizedSource = {
-    size,
-    stream: () =>
-      Readable.toWeb(createReadStream(path, { highWaterMark: READ_BYTES })) as ReadableStream<Uint8Array>,
-  };
+  const data: SizedSource = { size, stream: () => fileStream(path) };
   return { name, data, type };
 }
 

@@ -51,12 +51,19 @@ export function checkFileName(name: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Fetch (undici's too) clones a request that may be redirected, teeing its body stream: the
+ * unread branch would keep every byte sent. A presigned POST is never redirected, so say so.
+ */
+const NO_CLONE = { window: null, redirect: 'error' } as const;
+
 /** The request body: streamed multipart for a sized source, else fetch's own FormData encoding. */
 function storageBody(grant: UploadGrant, file: AudioFile): { init: RequestInit; size: number } {
   const type = file.type ?? audioContentType(file.name);
   if (isSizedSource(file.data)) {
     const multipart = multipartStream(grant.fields, { name: file.name, type, source: file.data });
     const init = {
+      ...NO_CLONE,
       method: 'POST',
       body: multipart.body,
       duplex: 'half',
@@ -73,7 +80,7 @@ function storageBody(grant: UploadGrant, file: AudioFile): { init: RequestInit; 
   const form = new FormData();
   for (const [name, value] of grant.fields) form.append(name, value);
   form.append('file', blob, file.name);
-  return { init: { method: 'POST', body: form }, size: blob.size };
+  return { init: { ...NO_CLONE, method: 'POST', body: form }, size: blob.size };
 }
 
 function storageCode(text: string): string | undefined {

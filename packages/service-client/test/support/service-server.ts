@@ -29,6 +29,8 @@ export interface TestService {
   /** The result a transaction gets once done; default: every requested template succeeds. */
   outcomeFor?: (transaction: Record<string, unknown>) => Transaction['outcome'];
   subscriptions: Record<string, unknown>[];
+  /** Makes every access token issued so far invalid (the next calls get 401). */
+  revokeAccessTokens(): void;
   close(): Promise<void>;
 }
 
@@ -113,6 +115,7 @@ export async function startTestService(options: { grantTtlSeconds?: number; maxB
     if (req.method === 'POST' && url.pathname === '/connect-auth/v1/account/refresh-token') {
       const body = await readJson(req);
       const owner = refresh.get(String(body.refresh_token));
+      // A revoked access token may still be exchanged, with its own refresh token.
       if (!owner || authorization !== `Bearer ${body.access_token}` || owner !== body.access_token) {
         return send(res, 401, { message: 'refresh refused' });
       }
@@ -205,6 +208,7 @@ export async function startTestService(options: { grantTtlSeconds?: number; maxB
     log,
     pollsBeforeDone: 0,
     subscriptions: [],
+    revokeAccessTokens: () => access.clear(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -47,8 +47,10 @@ function condition(policy: Policy, name: string): unknown[] | undefined {
 
 export function handleStoragePost(state: StorageState, req: IncomingMessage, res: ServerResponse): void {
   const length = Number(req.headers['content-length']);
-  if (!Number.isSafeInteger(length))
-    return xmlError(res, 411, 'MissingContentLength', 'Content-Length required');
+  if (!Number.isSafeInteger(length)) {
+    xmlError(res, 411, 'MissingContentLength', 'Content-Length required');
+    return;
+  }
   state.lengths.push(length);
   const fields = new Map<string, string>();
   const order: string[] = [];
@@ -56,7 +58,8 @@ export function handleStoragePost(state: StorageState, req: IncomingMessage, res
   try {
     parser = busboy({ headers: req.headers, limits: { fileSize: Number.MAX_SAFE_INTEGER } });
   } catch {
-    return xmlError(res, 400, 'MalformedPOSTRequest', 'not multipart');
+    xmlError(res, 400, 'MalformedPOSTRequest', 'not multipart');
+    return;
   }
   let finished = false;
   const fail = (status: number, code: string, message: string) => {
@@ -82,7 +85,7 @@ export function handleStoragePost(state: StorageState, req: IncomingMessage, res
       return fail(403, 'AccessDenied', 'Invalid according to Policy: Policy expired.');
     }
     const prefix = String(condition(policy, 'key')?.[2] ?? '');
-    const key = (fields.get('key') ?? '').replace('${filename}', info.filename);
+    const key = (fields.get('key') ?? '').replace('${filename}', () => info.filename ?? '');
     if (!key.startsWith(prefix)) return fail(403, 'AccessDenied', 'key outside the granted prefix');
     const range = policy.conditions.find(
       (item) => Array.isArray(item) && item[0] === 'content-length-range',
