@@ -43,8 +43,9 @@ it('runs from credentials to decoded documents that describe exactly what it upl
     'eka_emr_template',
     'transcript_template',
   ]);
-  const emr = run.decoded.documents[1]?.json as { session_id: string; files: unknown[] };
+  const emr = run.decoded.documents[1]?.json as { session_id: string; model_type: string; files: unknown[] };
   expect(emr.session_id).toBe(run.started.transactionId);
+  expect(emr.model_type).toBe('pro');
   expect(emr.files).toEqual(
     run.uploaded.map((file) => ({
       ...file,
