@@ -41,6 +41,10 @@ describe('two receiver processes on one Redis', () => {
     );
     for (const receiver of receivers) urls.push((await receiver.next()).replace(/^listening /, ''));
   });
+  // Also when an assertion failed before the test stopped them.
+  afterAll(async () => {
+    await Promise.all(receivers.map((receiver) => receiver.stop()));
+  });
 
   const deliver = (instance: number, body: string, signature: string) =>
     fetch(urls[instance]!, {
