@@ -1,29 +1,17 @@
-// The example end to end: the reference service and the webhook receiver as their own processes,
-// the workflow over the documented wire between them; then the receiver process on its own and
-// two of them sharing one real redis-server.
-import { execFile } from 'node:child_process';
+// The example end to end: the reference service (dist/main.js, built by the root `pnpm build`) and
+// the webhook receiver as their own processes, the workflow over the documented wire between
+// them; then the receiver process on its own, and two of them sharing one real redis-server.
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { startRedis } from '../../../packages/service-client/test/support/redis-server.js';
 import { signature } from '../../service/src/index.js';
 import { startReceiverProcess, startReferenceService } from '../processes.mjs';
 import { runWorkflow } from '../workflow.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const KEY = 'whsec-workflow-test-0123';
-
-beforeAll(async () => {
-  // The workflow starts the built service (dist/main.js), as `pnpm --dir examples/workflow start` does.
-  const service = join(here, '..', '..', 'service');
-  const tsup = createRequire(join(service, 'package.json')).resolve('tsup/dist/cli-default.js');
-  await promisify(execFile)(process.execPath, [tsup, '--silent'], { cwd: service });
-}, 120_000);
 
 it('runs from credentials to decoded documents that describe exactly what it uploaded', async () => {
   const lines: string[] = [];
