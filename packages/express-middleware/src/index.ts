@@ -50,4 +50,3 @@ export function jwe(options: JweOptions): JweMiddleware {
   };
   return middleware;
 }
-export * from './webhooks/index.js';

@@ -3,7 +3,6 @@
  * @packageDocumentation
  */
 
-export * from './auth/index.js';
 export { isJweResponseError, JweRequestError, type JweRequestErrorCode, JweResponseError } from './errors.js';
 export {
   createJweFetch,
@@ -19,4 +18,3 @@ export {
   type RequestFilter,
   type ResponseMode,
 } from './options.js';
-export * from './transcription/index.js';
