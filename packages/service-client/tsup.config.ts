@@ -18,4 +18,6 @@ export default defineConfig({
   // Shared chunks, so that every subpath sees the same error classes (instanceof holds across them).
   splitting: true,
   treeshake: true,
+  // Keep `node:` specifiers: Deno and Bun resolve them without guessing.
+  removeNodeProtocol: false,
 });

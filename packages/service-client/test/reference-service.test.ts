@@ -4,8 +4,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createJweFetch } from '@jwe-transport/ky-plugin';
 import {
   createServiceClient,
+  type FetchLike,
   MemoryStore,
   type TranscriptionError,
   type WebhookEvent,
@@ -121,4 +123,46 @@ it('runs from credentials to decoded documents against the reference service', a
     receiver.closeAllConnections();
     await new Promise((resolve) => receiver.close(resolve));
   }
+});
+
+it('works through a fetch wrapped by the JWE client: API bodies travel as envelopes, storage stays plain', async () => {
+  const wire: { path: string; encrypted: boolean; envelope: boolean }[] = [];
+  const recording: FetchLike = async (input, init) => {
+    const url = new URL(String(input instanceof Request ? input.url : input));
+    const raw = init?.body;
+    const body =
+      typeof raw === 'string'
+        ? raw
+        : raw instanceof Uint8Array || raw instanceof ArrayBuffer
+          ? new TextDecoder().decode(raw)
+          : '';
+    wire.push({
+      path: url.pathname,
+      encrypted: new Headers(init?.headers).get('x-encryption') === 'JWE',
+      envelope: body.includes('"ciphertext"'),
+    });
+    return fetch(input, init);
+  };
+  const jweFetch = createJweFetch({ key: 'ref-shared-key-1', kid: 'k1' }, recording as typeof fetch);
+  const client = createServiceClient({
+    baseUrl: service.url,
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    fetch: jweFetch as FetchLike,
+  });
+  const started = await client.transcribe([{ name: 'jwe.wav', data: new TextEncoder().encode('RIFF jwe') }], {
+    transaction_id: 'reference-visit-jwe',
+    output_format: {
+      input_language: ['hi'],
+      output_template: [{ template_id: 'transcript_template', codification_needed: false }],
+    },
+  });
+  const result = await client.waitForResult(started.transactionId, { intervalMs: 10 });
+  expect(result.decoded.documents.map((document) => document.status)).toEqual(['success']);
+  const login = wire.find((entry) => entry.path === '/connect-auth/v1/account/login');
+  const start = wire.find((entry) => entry.path.startsWith('/voice/api/v2/transaction/init/'));
+  expect(login).toMatchObject({ encrypted: true, envelope: true });
+  expect(start).toMatchObject({ encrypted: true, envelope: true });
+  // The storage leg went through the global fetch, not the JWE one.
+  expect(wire.some((entry) => entry.path.includes('storage'))).toBe(false);
 });

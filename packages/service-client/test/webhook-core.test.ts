@@ -131,6 +131,69 @@ describe('verifyWebhook()', () => {
   });
 });
 
+describe('identity leases (ack after-handler)', () => {
+  it('a lease that is never settled (the process died) lets the event be delivered again once it ends', async () => {
+    const clock = { ms: Date.now() };
+    const store = new MemoryStore({ now: () => clock.ms });
+    const t = now();
+    const options = { signingKey: KEY, store, leaseSeconds: 60 };
+    const first = await verifyWebhook(BODY, { 'eka-webhook-signature': reference(BODY, t) }, options);
+    expect(first.disposition).toBe('new');
+    const during = await verifyWebhook(BODY, { 'eka-webhook-signature': reference(BODY, t + 1) }, options);
+    expect(during).toMatchObject({ disposition: 'duplicate', inProgress: true });
+    clock.ms += 61_000;
+    const after = await verifyWebhook(BODY, { 'eka-webhook-signature': reference(BODY, t + 2) }, options);
+    expect(after.disposition).toBe('new');
+    // Settled, the identity outlives the lease.
+    await after.settle();
+    clock.ms += 3_600_000;
+    const later = await verifyWebhook(
+      BODY,
+      { 'eka-webhook-signature': reference(BODY, now()) },
+      {
+        ...options,
+        nowSeconds: now,
+      },
+    );
+    expect(later).toMatchObject({ disposition: 'duplicate', inProgress: false });
+  });
+
+  it('the receiver answers 503 ERR_WEBHOOK_IN_PROGRESS to a re-signed delivery while the first is still handled', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let entered: () => void = () => {};
+    const handling = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const handle = webhookHandler({
+      signingKey: KEY,
+      store: new MemoryStore(),
+      onEvent: () => {
+        entered();
+        return gate;
+      },
+    });
+    const t = now();
+    const request = (signature: string) =>
+      new Request('http://127.0.0.1/webhook', {
+        method: 'POST',
+        body: BODY,
+        headers: { 'eka-webhook-signature': signature },
+      });
+    const first = handle(request(reference(BODY, t)));
+    await handling;
+    const during = await handle(request(reference(BODY, t + 1)));
+    expect(during.status).toBe(503);
+    expect(await during.json()).toMatchObject({ error: { code: 'ERR_WEBHOOK_IN_PROGRESS' } });
+    release();
+    expect((await first).status).toBe(200);
+    const after = await handle(request(reference(BODY, t + 2)));
+    expect(await after.json()).toEqual({ received: true, handled: false, duplicate: true });
+  });
+});
+
 describe('webhookHandler() for Web-standard servers', () => {
   const request = (body: BodyInit, headers: Record<string, string>) =>
     new Request('http://127.0.0.1/webhook', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);

@@ -7,7 +7,8 @@ export type WebhookErrorType =
   | 'webhook.payload.invalid'
   | 'webhook.body.consumed'
   | 'webhook.body.too_large'
-  | 'webhook.handler.failed';
+  | 'webhook.handler.failed'
+  | 'webhook.in_progress';
 
 export type WebhookErrorCode =
   | 'ERR_WEBHOOK_SIGNATURE_MISSING'
@@ -17,7 +18,8 @@ export type WebhookErrorCode =
   | 'ERR_WEBHOOK_PAYLOAD_INVALID'
   | 'ERR_WEBHOOK_BODY_CONSUMED'
   | 'ERR_WEBHOOK_BODY_TOO_LARGE'
-  | 'ERR_WEBHOOK_HANDLER_FAILED';
+  | 'ERR_WEBHOOK_HANDLER_FAILED'
+  | 'ERR_WEBHOOK_IN_PROGRESS';
 
 const STATUS: Record<WebhookErrorType, number> = {
   'webhook.signature.missing': 401,
@@ -30,6 +32,8 @@ const STATUS: Record<WebhookErrorType, number> = {
   'webhook.body.too_large': 413,
   // With ack 'after-handler': the application failed; the sender should deliver again.
   'webhook.handler.failed': 500,
+  // Another delivery of the same event is being handled: not this sender's fault; come back later.
+  'webhook.in_progress': 503,
 };
 
 const CODE: Record<WebhookErrorType, WebhookErrorCode> = {
@@ -41,6 +45,7 @@ const CODE: Record<WebhookErrorType, WebhookErrorCode> = {
   'webhook.body.consumed': 'ERR_WEBHOOK_BODY_CONSUMED',
   'webhook.body.too_large': 'ERR_WEBHOOK_BODY_TOO_LARGE',
   'webhook.handler.failed': 'ERR_WEBHOOK_HANDLER_FAILED',
+  'webhook.in_progress': 'ERR_WEBHOOK_IN_PROGRESS',
 };
 
 /**
@@ -61,7 +66,7 @@ export class WebhookError extends Error {
     this.code = CODE[type];
     this.status = STATUS[type];
     this.statusCode = this.status;
-    this.expose = this.status < 500;
+    this.expose = this.status < 500 || type === 'webhook.in_progress';
   }
 }
 

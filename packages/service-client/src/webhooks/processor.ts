@@ -27,6 +27,11 @@ export interface WebhookProcessorOptions extends VerifyWebhookOptions {
   onEvent: (event: WebhookEvent, delivery: WebhookDelivery) => void | Promise<void>;
   /** Default `after-handler`. */
   ack?: AckMode;
+  /**
+   * With ack `after-handler`: how long one instance may take to handle an event before another
+   * may deliver it again (if the first died). Keep it above `onEvent`'s longest run. Default 120.
+   */
+  leaseSeconds?: number;
   /** Gets errors thrown by `onEvent`. Default: logs the error's name and message (never the body). */
   onError?: (error: unknown, event: WebhookEvent) => void;
 }
@@ -77,12 +82,24 @@ export function createWebhookProcessor(
   return async (rawBody, headers) => {
     let verified: Awaited<ReturnType<typeof verifyWebhook>>;
     try {
-      verified = await verifyWebhook(rawBody, headers, options);
+      verified = await verifyWebhook(
+        rawBody,
+        headers,
+        ack === 'after-handler' ? { ...options, leaseSeconds: options.leaseSeconds ?? 120 } : options,
+      );
     } catch (error) {
       if (isWebhookError(error)) return refusal(error);
       throw error;
     }
     const { event, disposition } = verified;
+    if (disposition === 'duplicate' && verified.inProgress && ack === 'after-handler') {
+      return refusal(
+        new WebhookError(
+          'webhook.in_progress',
+          'This event is being handled by another delivery right now: deliver it again later.',
+        ),
+      );
+    }
     const answer = {
       status: 200,
       body: { received: true, handled: disposition === 'new', duplicate: disposition === 'duplicate' },
@@ -97,12 +114,14 @@ export function createWebhookProcessor(
     const run = async () => {
       try {
         await options.onEvent(event, delivery);
-        return true;
       } catch (error) {
         await verified.release().catch(() => {});
         onError(error, event);
         return false;
       }
+      // Handled: a store that fails now must not make the sender deliver it again.
+      await verified.settle().catch((error: unknown) => onError(error, event));
+      return true;
     };
     if (ack === 'before-handler') return { ...answer, afterAnswer: async () => void (await run()) };
     if (await run()) return answer;

@@ -31,6 +31,12 @@ export interface VerifyWebhookOptions {
   events?: readonly string[];
   /** How long an event identity is remembered, in seconds. Default 86 400 (a day). */
   eventTtlSeconds?: number;
+  /**
+   * Claim a new event's identity only for this many seconds (a lease) until `settle()` keeps it
+   * for `eventTtlSeconds`: if the process dies while handling, the event can be delivered again
+   * once the lease ends. Without it the identity is kept for `eventTtlSeconds` at once.
+   */
+  leaseSeconds?: number;
   /** The clock, Unix seconds. Default: the system clock. */
   nowSeconds?: () => number;
 }
@@ -49,6 +55,10 @@ export interface VerifiedWebhook {
    * event was already claimed (here or by another instance). `ignored`: not one of `events`.
    */
   disposition: 'new' | 'duplicate' | 'ignored';
+  /** For a `duplicate`: whether its first delivery is still being handled (its lease holds). */
+  inProgress: boolean;
+  /** Keeps a `new` event's identity for `eventTtlSeconds` once it was handled (ends a lease). */
+  settle(): Promise<void>;
   /**
    * Frees the identity and the signature again (after the application failed on a `new` event),
    * so that a retry can deliver it.
@@ -110,7 +120,7 @@ export async function verifyWebhook(
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const nowSeconds = (options.nowSeconds ?? (() => Math.floor(Date.now() / 1000)))();
   const token = claimToken();
-  const held: string[] = [];
+  const held: [key: string, value: string][] = [];
   let signedAt: number | undefined;
   if (keys) {
     const signature = await verifyWebhookSignature(rawBody, headerValue(headers, WEBHOOK_SIGNATURE_HEADER), {
@@ -126,12 +136,14 @@ export async function verifyWebhook(
         'This signed delivery was already received: a replay, or a retry that reused the signature.',
       );
     }
-    held.push(signatureKey);
+    held.push([signatureKey, token]);
     signedAt = signature.timestamp;
   }
   const release = async () => {
-    for (const key of held.splice(0)) await store.release(key, token);
+    for (const [key, value] of held.splice(0)) await store.release(key, value);
   };
+  const eventTtlMs = (options.eventTtlSeconds ?? 86_400) * 1000;
+  let settle = async () => {};
   let event: WebhookEvent;
   try {
     event = parseWebhookBody(rawBody);
@@ -140,13 +152,31 @@ export async function verifyWebhook(
     throw error;
   }
   const identity = eventIdentity(event);
-  const base = { event, verified: keys !== undefined, signedAt, identity, release };
+  const base = {
+    event,
+    verified: keys !== undefined,
+    signedAt,
+    identity,
+    release,
+    inProgress: false,
+    settle: () => settle(),
+  };
   if (!(options.events ?? [COMPLETED_EVENT]).includes(event.event))
     return { ...base, disposition: 'ignored' };
   const identityKey = `webhook:event:${identity}`;
-  if (!(await store.claim(identityKey, token, (options.eventTtlSeconds ?? 86_400) * 1000))) {
-    return { ...base, disposition: 'duplicate' };
+  const leased = options.leaseSeconds !== undefined;
+  const claimed = leased ? `pending:${token}` : `done:${token}`;
+  const claimMs = leased ? Math.max(1, options.leaseSeconds ?? 0) * 1000 : eventTtlMs;
+  if (!(await store.claim(identityKey, claimed, claimMs))) {
+    const owner = await store.get(identityKey);
+    return { ...base, disposition: 'duplicate', inProgress: owner?.startsWith('pending:') === true };
   }
-  held.push(identityKey);
+  const entry: [string, string] = [identityKey, claimed];
+  held.push(entry);
+  settle = async () => {
+    if (!leased || entry[1] !== claimed) return;
+    entry[1] = `done:${token}`;
+    await store.set(identityKey, entry[1], eventTtlMs);
+  };
   return { ...base, disposition: 'new' };
 }
