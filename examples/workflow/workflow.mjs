@@ -57,7 +57,7 @@ export async function runWorkflow({
           PROCESSING_MS: '300',
           WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
         },
-        { log: (line) => log(`  [service] ${line.replace(/secret: \S+/, 'secret: <hidden>')}`) },
+        { log: (line) => log(`  [service] ${line.replace(/(secret|shared key): \S+/, '$1: <hidden>')}`) },
       );
       cleanup.push(() => service.stop());
       baseUrl = service.url;

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { decryptJson, encryptJson } from '@jwe-transport/codec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/index.js';
 import {
@@ -63,6 +64,22 @@ describe('login', () => {
       });
       expect(await accepted(tokens)).toBe(true);
     }
+  });
+
+  it('takes an encrypted body under the service keys and answers encrypted', async () => {
+    t.clock.now += 120_000;
+    const envelope = await encryptJson(
+      { client_id: 'beta', client_secret: CLIENTS.beta },
+      'svc-shared-key-1',
+      {
+        kid: 'k1',
+      },
+    );
+    const response = await post(LOGIN, envelope, { 'x-encryption': 'JWE' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-encryption')).toBe('JWE');
+    const tokens = await decryptJson<Tokens>(await response.json(), 'svc-shared-key-1');
+    expect(await accepted(tokens)).toBe(true);
   });
 
   it('refuses a wrong secret or unknown id with one 401', async () => {
