@@ -15,7 +15,11 @@ const fastifyAdapter: ConformanceAdapter = {
       limit: setup.limit,
       ...(setup.missingProtected ? { missingProtected: setup.missingProtected } : {}),
     });
-    app.post('/echo', async (request) => ({ body: request.body, encrypted: request.jwe.encrypted, kid: request.jwe.kid }));
+    app.post('/echo', async (request) => ({
+      body: request.body,
+      encrypted: request.jwe.encrypted,
+      kid: request.jwe.kid,
+    }));
     app.get('/hello', async () => ({ hello: 'world' }));
     app.post('/fail', async () => {
       throw new Error('internal detail');
@@ -24,12 +28,19 @@ const fastifyAdapter: ConformanceAdapter = {
       size: request.jweFile?.size,
       path: request.jweFile?.path,
     }));
-    app.post('/upload-memory', { config: { jwe: { upload: { limit: setup.memoryUpload.limit } } } }, async (request) => ({
-      size: request.jweFile?.size,
-      sha256: sha256(request.jweFile?.buffer ?? new Uint8Array()),
-    }));
+    app.post(
+      '/upload-memory',
+      { config: { jwe: { upload: { limit: setup.memoryUpload.limit } } } },
+      async (request) => ({
+        size: request.jweFile?.size,
+        sha256: sha256(request.jweFile?.buffer ?? new Uint8Array()),
+      }),
+    );
     await app.listen({ port: 0, host: '127.0.0.1' });
-    return { url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close: () => app.close() };
+    return {
+      url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+      close: () => app.close(),
+    };
   },
 };
 

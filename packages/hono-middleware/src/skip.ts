@@ -10,5 +10,7 @@ export function markReadsBody(handler: MiddlewareHandler): MiddlewareHandler {
 
 /** Whether a route-level handler matched for this request reads the body itself (an upload route). */
 export function bodyReadLater(c: Context): boolean {
-  return c.req.matchedRoutes.some((route) => (route.handler as unknown as Record<symbol, unknown>)[READS_BODY] === true);
+  return c.req.matchedRoutes.some(
+    (route) => (route.handler as unknown as Record<symbol, unknown>)[READS_BODY] === true,
+  );
 }

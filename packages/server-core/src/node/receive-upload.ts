@@ -48,7 +48,12 @@ async function store(dest: string | undefined, bytes: Uint8Array) {
   return { destination, filename, path };
 }
 
-async function receiveMultipart(request: Request, fieldName: string, limit: number, dest: string | undefined) {
+async function receiveMultipart(
+  request: Request,
+  fieldName: string,
+  limit: number,
+  dest: string | undefined,
+) {
   if (!/^\s*multipart\/form-data\s*;/i.test(request.headers.get('content-type') ?? '')) {
     throw uploadInvalid(
       `Send the file as multipart/form-data in the field "${fieldName}", or as an encrypted ` +
@@ -57,9 +62,11 @@ async function receiveMultipart(request: Request, fieldName: string, limit: numb
   }
   // The Web form parser holds the whole body, so the limit is checked on the bytes first.
   const body = await readRequestBody(request, limit);
-  const form = await new Response(body as Uint8Array<ArrayBuffer>, { headers: request.headers }).formData().catch(() => {
-    throw uploadInvalid('The multipart body could not be read.');
-  });
+  const form = await new Response(body as Uint8Array<ArrayBuffer>, { headers: request.headers })
+    .formData()
+    .catch(() => {
+      throw uploadInvalid('The multipart body could not be read.');
+    });
   const part = form.get(fieldName);
   if (typeof part !== 'object' || part === null) {
     throw uploadInvalid(`The multipart body has no file in the field "${fieldName}".`);
@@ -97,8 +104,15 @@ export async function receiveUpload(
     const upload = await receiveEncryptedFile(
       server,
       request.body,
-      { dest: options.dest, limit, ...(options.maxSpill === undefined ? {} : { maxSpill: options.maxSpill }) },
-      { contentEncoding: request.headers.get('content-encoding'), contentLength: request.headers.get('content-length') },
+      {
+        dest: options.dest,
+        limit,
+        ...(options.maxSpill === undefined ? {} : { maxSpill: options.maxSpill }),
+      },
+      {
+        contentEncoding: request.headers.get('content-encoding'),
+        contentLength: request.headers.get('content-length'),
+      },
     );
     return { ...upload, file: { ...upload.file, fieldname: fieldName } };
   }

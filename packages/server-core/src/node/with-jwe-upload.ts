@@ -16,7 +16,10 @@ export function withJweUpload<Rest extends unknown[]>(
 ): (request: Request, ...rest: Rest) => Promise<Response> {
   const { dest, limit, maxSpill, fieldName, onError, ...serverOptions } = options;
   const server = new JweServer({ ...serverOptions, limit: limit ?? '10mb' });
-  const upload: UploadOptions = { ...(dest === undefined ? {} : { dest }), ...(limit === undefined ? {} : { limit }) };
+  const upload: UploadOptions = {
+    ...(dest === undefined ? {} : { dest }),
+    ...(limit === undefined ? {} : { limit }),
+  };
   if (maxSpill !== undefined) upload.maxSpill = maxSpill;
   if (fieldName !== undefined) upload.fieldName = fieldName;
   const report = onError ?? ((error: unknown) => console.error(error));

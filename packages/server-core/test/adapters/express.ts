@@ -6,7 +6,14 @@ import type { CaseName, ConformanceAdapter } from '../conformance/index.js';
 import { sha256 } from '../conformance/wire.js';
 
 /** Cases the Express middleware on main fails today (issue 18; fixed on the `express` branch). */
-const KNOWN_FAILURES: CaseName[] = [];
+const KNOWN_FAILURES: CaseName[] = [
+  'X-Encryption twice', // read as a plain request: 200
+  'strict decrypted JSON', // duplicate members and __proto__ accepted: 200
+  'route error is sealed and has a code', // the 500 body has no code
+  'in-memory uploads up to the limit', // the base64 regular expression overflows the stack: 500 at 4 MiB
+  'unknown kid after ciphertext refused early', // refused only after the whole body
+  'spill capped by maxSpill', // no cap: the whole ciphertext is spilled
+];
 
 /** The existing Express middleware, unchanged, held to the same suite. */
 export const expressAdapter: ConformanceAdapter = {
@@ -28,10 +35,14 @@ export const expressAdapter: ConformanceAdapter = {
     app.post('/fail', transport, () => {
       throw new Error('internal detail');
     });
-    app.post('/upload', transport.upload({ dest: setup.upload.dest, limit: setup.upload.limit }), (req, res) => {
-      const file = uploadedFile(req);
-      res.json({ size: file.size, path: file.path });
-    });
+    app.post(
+      '/upload',
+      transport.upload({ dest: setup.upload.dest, limit: setup.upload.limit }),
+      (req, res) => {
+        const file = uploadedFile(req);
+        res.json({ size: file.size, path: file.path });
+      },
+    );
     app.post('/upload-memory', transport.upload({ limit: setup.memoryUpload.limit }), (req, res) => {
       const file = uploadedFile(req);
       res.json({ size: file.size, sha256: sha256(file.buffer ?? new Uint8Array()) });

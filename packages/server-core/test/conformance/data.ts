@@ -22,7 +22,10 @@ export function generatedFile(size: number, onChunk: () => void = () => {}) {
 }
 
 /** Passes envelope bytes on, flipping one base64url letter once `at` bytes have gone by. */
-export async function* flipLetterAt(source: AsyncIterable<Uint8Array>, at: number): AsyncGenerator<Uint8Array> {
+export async function* flipLetterAt(
+  source: AsyncIterable<Uint8Array>,
+  at: number,
+): AsyncGenerator<Uint8Array> {
   let passed = 0;
   for await (const chunk of source) {
     let out = chunk;
@@ -37,7 +40,10 @@ export async function* flipLetterAt(source: AsyncIterable<Uint8Array>, at: numbe
 }
 
 /** Passes on the first `bytes` of the source, then stops. */
-export async function* firstBytes(source: AsyncIterable<Uint8Array>, bytes: number): AsyncGenerator<Uint8Array> {
+export async function* firstBytes(
+  source: AsyncIterable<Uint8Array>,
+  bytes: number,
+): AsyncGenerator<Uint8Array> {
   let passed = 0;
   for await (const chunk of source) {
     if (passed + chunk.length >= bytes) {
@@ -52,7 +58,8 @@ export async function* firstBytes(source: AsyncIterable<Uint8Array>, bytes: numb
 /** `count` bytes of valid base64url text in 64 KiB pieces: ciphertext filler for a stream that never completes. */
 export function* base64urlFiller(count: number): Generator<Uint8Array> {
   const piece = Buffer.alloc(64 * 1024, 'A');
-  for (let sent = 0; sent < count; sent += piece.length) yield piece.subarray(0, Math.min(piece.length, count - sent));
+  for (let sent = 0; sent < count; sent += piece.length)
+    yield piece.subarray(0, Math.min(piece.length, count - sent));
 }
 
 /**

@@ -7,7 +7,13 @@ import type { ConformanceAdapter } from './adapter.js';
 import { jsonCases } from './json-cases.js';
 import { uploadCases } from './upload-cases.js';
 
-export { CASES, type CaseName, type ConformanceAdapter, type RunningServer, type ServerSetup } from './adapter.js';
+export {
+  CASES,
+  type CaseName,
+  type ConformanceAdapter,
+  type RunningServer,
+  type ServerSetup,
+} from './adapter.js';
 
 export function runConformance(adapter: ConformanceAdapter): void {
   describe(`conformance: ${adapter.name}`, () => {

@@ -47,7 +47,7 @@ export function check(
   timeout?: number,
 ): void {
   const known = adapter.knownFailures?.has(name) === true;
-  if (known) it.fails(`${name} (known failure)`, body, timeout ?? 15_000);
+  if (known) it.fails(`${name} (known failure)`, body, timeout ?? 5_000);
   else it(name, body, timeout);
 }
 

@@ -21,10 +21,14 @@ export async function joseSeal(shared: string, plaintext: string | Uint8Array, k
 
 /** Opens an answer with npm `jose`: proof that what we sealed is standard. */
 export async function joseOpenJson(shared: string, envelope: unknown): Promise<unknown> {
-  const { plaintext } = await flattenedDecrypt(envelope as Parameters<typeof flattenedDecrypt>[0], rawKey(shared), {
-    keyManagementAlgorithms: ['dir'],
-    contentEncryptionAlgorithms: ['A128CBC-HS256'],
-  });
+  const { plaintext } = await flattenedDecrypt(
+    envelope as Parameters<typeof flattenedDecrypt>[0],
+    rawKey(shared),
+    {
+      keyManagementAlgorithms: ['dir'],
+      contentEncryptionAlgorithms: ['A128CBC-HS256'],
+    },
+  );
   return JSON.parse(new TextDecoder().decode(plaintext));
 }
 
@@ -88,7 +92,11 @@ export function rawPost(
 }
 
 /** Writes with backpressure; stops quietly once the server has answered or the socket is gone. */
-export async function writeAll(body: NodeJS.WritableStream, chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, answered: () => boolean) {
+export async function writeAll(
+  body: NodeJS.WritableStream,
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  answered: () => boolean,
+) {
   for await (const chunk of chunks) {
     if (answered() || (body as { destroyed?: boolean }).destroyed) return;
     if (!body.write(chunk)) {
