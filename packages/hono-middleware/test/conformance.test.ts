@@ -1,9 +1,7 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { jwe, jweErrorHandler } from '@jwe-transport/hono-middleware';
 import { jweUpload } from '@jwe-transport/hono-middleware/upload';
 import { Hono } from 'hono';
+import { serveFetch } from '../../server-core/test/adapters/serve-fetch.js';
 import { type ConformanceAdapter, runConformance } from '../../server-core/test/conformance/index.js';
 import { sha256 } from '../../server-core/test/conformance/wire.js';
 
@@ -33,18 +31,7 @@ const honoAdapter: ConformanceAdapter = {
       const file = c.get('jweFile');
       return c.json({ size: file.size, sha256: sha256(file.buffer ?? new Uint8Array()) });
     });
-    return new Promise((resolve) => {
-      const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
-        resolve({
-          url: `http://127.0.0.1:${info.port}`,
-          close: () =>
-            new Promise((done) => {
-              (server as Server).closeAllConnections();
-              server.close(() => done());
-            }),
-        });
-      });
-    });
+    return serveFetch(app.fetch);
   },
 };
 

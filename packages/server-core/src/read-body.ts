@@ -27,28 +27,29 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
   return bytes;
 }
 
+/** A Web stream's chunks as an async iterable; the stream is cancelled if the reader stops early. */
+export async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        finished = true;
+        return;
+      }
+      yield value;
+    }
+  } finally {
+    if (!finished) await reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+}
+
 /** Reads a Web `Request` body into memory, failing with 413 as soon as it passes `limit`. */
 export async function readRequestBody(request: Request, limit: number): Promise<Uint8Array> {
   refuseEarly(request.headers.get('content-encoding'), request.headers.get('content-length'), limit);
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    let step: ReadableStreamReadResult<Uint8Array>;
-    try {
-      step = await reader.read();
-    } catch {
-      throw requestAborted();
-    }
-    if (step.done) return concat(chunks, total);
-    total += step.value.length;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit, total);
-    }
-    chunks.push(step.value);
-  }
+  return request.body ? readAll(streamChunks(request.body), limit) : new Uint8Array(0);
 }
 
 /**

@@ -5,7 +5,7 @@ import { requestAborted, toHttpError } from '../errors.js';
 import type { JweServer, Opened } from '../jwe-server.js';
 import { recordingResolver } from '../keys.js';
 import { parseLimit, type SizeLimit } from '../limit.js';
-import { type HeaderValue, refuseEarly } from '../read-body.js';
+import { type HeaderValue, refuseEarly, streamChunks } from '../read-body.js';
 import { EnvelopeGuard, unknownKid } from './envelope-guard.js';
 
 export const DEFAULT_UPLOAD_LIMIT = '10mb';
@@ -96,7 +96,7 @@ export async function receiveEncryptedFile(
     refuseEarly(headers.contentEncoding, headers.contentLength, limit);
     const readable =
       typeof (source as ReadableStream).getReader === 'function'
-        ? toIterable(source as ReadableStream<Uint8Array>)
+        ? streamChunks(source as ReadableStream<Uint8Array>)
         : source;
     const result = await decryptFileStream(guarded(readable, guard), recorder.resolve, {
       to: path,
@@ -117,23 +117,5 @@ export async function receiveEncryptedFile(
     };
   } catch (error) {
     throw toHttpError(error);
-  }
-}
-
-async function* toIterable(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        finished = true;
-        return;
-      }
-      yield value;
-    }
-  } finally {
-    if (!finished) await reader.cancel().catch(() => {});
-    reader.releaseLock();
   }
 }
