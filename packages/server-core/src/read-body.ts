@@ -27,21 +27,20 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
   return bytes;
 }
 
-/** A Web stream's chunks as an async iterable; the stream is cancelled if the reader stops early. */
+/**
+ * A Web stream's chunks as an async iterable. A reader that stops early leaves the rest unread
+ * rather than cancelling: on Node's bridges a cancel destroys the socket before the error answer
+ * is written. The answer closes the connection instead.
+ */
 export async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader();
-  let finished = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) {
-        finished = true;
-        return;
-      }
+      if (done) return;
       yield value;
     }
   } finally {
-    if (!finished) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
 }
