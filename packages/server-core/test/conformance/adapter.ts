@@ -52,6 +52,4 @@ export type CaseName = (typeof CASES)[number];
 export interface ConformanceAdapter {
   name: string;
   start(setup: ServerSetup): Promise<RunningServer>;
-  /** Cases this adapter fails today, run with `it.fails` so that a fix turns them red until listed no more. */
-  knownFailures?: ReadonlySet<CaseName>;
 }

@@ -63,26 +63,34 @@ export function* base64urlFiller(count: number): Generator<Uint8Array> {
 }
 
 /**
- * Moves the `kid` member that the codec's stream encoder writes last to the front, so the
- * server knows the key when the ciphertext starts and can decrypt as it streams. The source's
- * tail is held back until the end to find the member.
+ * Moves the `kid` member that the codec's stream encoder writes first to the end, as other
+ * senders may place it: the server then learns the key only after the ciphertext.
  */
-export async function* kidFirst(source: AsyncIterable<Uint8Array>, kid: string): AsyncGenerator<Uint8Array> {
-  const member = `,"kid":${JSON.stringify(kid)}}`;
+export async function* withKidLast(
+  source: AsyncIterable<Uint8Array>,
+  kid: string,
+): AsyncGenerator<Uint8Array> {
+  const leading = Buffer.from(`{"kid":${JSON.stringify(kid)},`);
   let held = Buffer.alloc(0);
-  let first = true;
+  let checked = false;
+  let last: Buffer | undefined;
   for await (const chunk of source) {
-    let bytes = Buffer.concat([held, chunk]);
-    if (first && bytes.length > 0) {
-      if (bytes[0] !== 0x7b) throw new Error('the envelope does not start with "{"');
-      yield Buffer.from(`{"kid":${JSON.stringify(kid)},`);
-      bytes = bytes.subarray(1);
-      first = false;
+    let bytes = Buffer.from(chunk);
+    if (!checked) {
+      held = Buffer.concat([held, bytes]);
+      if (held.length < leading.length) continue;
+      if (!held.subarray(0, leading.length).equals(leading))
+        throw new Error(`the envelope does not start with ${leading}`);
+      yield Buffer.from('{');
+      bytes = held.subarray(leading.length);
+      checked = true;
     }
-    const keep = Math.min(bytes.length, member.length);
-    held = Buffer.from(bytes.subarray(bytes.length - keep));
-    if (bytes.length > keep) yield bytes.subarray(0, bytes.length - keep);
+    // Hold back the last byte seen, the closing brace, so that the member can go in front of it.
+    if (last !== undefined) yield last;
+    if (bytes.length === 0) continue;
+    if (bytes.length > 1) yield bytes.subarray(0, bytes.length - 1);
+    last = bytes.subarray(bytes.length - 1);
   }
-  if (held.toString() !== member) throw new Error(`the envelope does not end with ${member}`);
-  yield Buffer.from('}');
+  if (last?.toString() !== '}') throw new Error('the envelope does not end with "}"');
+  yield Buffer.from(`,"kid":${JSON.stringify(kid)}}`);
 }

@@ -4,7 +4,7 @@ import { readdir } from 'node:fs/promises';
 import { encryptFile, encryptFileStream, PROTECTED_COMPACT } from '@jwe-transport/codec';
 import { describe, expect, vi } from 'vitest';
 import type { ConformanceAdapter } from './adapter.js';
-import { base64urlFiller, firstBytes, flipLetterAt, generatedFile, kidFirst } from './data.js';
+import { base64urlFiller, firstBytes, flipLetterAt, generatedFile, withKidLast } from './data.js';
 import { check, KEYS, LIMITS, MiB, useServer } from './servers.js';
 import { joseOpenJson, postEncrypted, rawPost, sha256, writeAll } from './wire.js';
 
@@ -19,11 +19,11 @@ async function fileDigest(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** The file's envelope as the codec streams it: `kid` last (Node's Web streams are async iterable). */
-const kidLastStream = (chunks: AsyncIterable<Uint8Array>) =>
+/** The file's envelope as the codec streams it: `kid` first, so a server with several keys can decrypt as it arrives (Node's Web streams are async iterable). */
+const sealedStream = (chunks: AsyncIterable<Uint8Array>) =>
   encryptFileStream(chunks, KEY, { kid: 'kid-a' }) as unknown as AsyncIterable<Uint8Array>;
-/** The same envelope with `kid` first, which a server with several keys can decrypt as it arrives. */
-const sealedStream = (chunks: AsyncIterable<Uint8Array>) => kidFirst(kidLastStream(chunks), 'kid-a');
+/** The same envelope with `kid` moved after `tag`, as other senders may write it: spilled until the kid arrives. */
+const kidLastStream = (chunks: AsyncIterable<Uint8Array>) => withKidLast(sealedStream(chunks), 'kid-a');
 
 /** The largest file whose envelope still fits in `limit` bytes (checked by the caller). */
 const largestFileFor = (limit: number) => Math.floor(((limit - 200) * 9) / 16) - 64;
@@ -118,7 +118,7 @@ export function uploadCases(adapter: ConformanceAdapter): void {
   describe('with a 4 MiB upload limit and the default spill cap', () => {
     const small = useServer(adapter, { keys: KEYS, upload: { limit: 4 * MiB, maxSpill: 4 * MiB } });
     check(adapter, 'upload over the limit leaves no file', async () => {
-      // kid last, as the codec streams it: spilled to disk until the kid arrives, within the limit.
+      // kid last, as other senders may write it: spilled to disk until the kid arrives, within the limit.
       const fits = generatedFile(2 * MiB);
       const stored = await streamUpload(`${small.url}/upload`, kidLastStream(fits.chunks));
       expect(stored.status).toBe(200);
