@@ -69,3 +69,20 @@ export function isJweRequestError(value: unknown): value is JweRequestError {
 export function isJweResponseError(value: unknown): value is JweResponseError {
   return value instanceof JweResponseError;
 }
+
+/**
+ * A streamed upload that the connection cut off before any answer arrived (the server hung up,
+ * typically after refusing the upload without reading it). `bytesSent` says how far it got;
+ * `cause` is the HTTP client's own error (EPIPE, ECONNRESET).
+ */
+export class JweUploadError extends Error {
+  readonly code = 'ERR_JWE_UPLOAD_INTERRUPTED';
+  readonly bytesSent: number;
+  readonly expose = false;
+
+  constructor(message: string, bytesSent: number, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'JweUploadError';
+    this.bytesSent = bytesSent;
+  }
+}

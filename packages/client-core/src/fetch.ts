@@ -1,6 +1,9 @@
 import { createJweClient, type JweClient } from './client.js';
+import { describeTarget } from './describe.js';
 import type { JweCallOptions, JweClientOptions } from './options.js';
-import type { SealableBody } from './seal-body.js';
+import { readBody } from './read-body.js';
+import type { SealableBody, SealedBody } from './seal-body.js';
+import { connectionErrorCode, interrupted, TrackedUpload } from './upload.js';
 
 /** `RequestInit` plus this call's switch: `jwe: false` sends and reads the call untouched. */
 export interface JweRequestInit extends RequestInit {
@@ -50,6 +53,33 @@ function streamedInit(init: RequestInit): RequestInit {
   return result;
 }
 
+/**
+ * Sends a sealed stream. A server that answers an upload with an error before reading all of it
+ * (401, 413) has no use for the rest: its answer is read, then the upload stops.
+ */
+async function sendStreamed(
+  send: FetchImplementation,
+  url: string,
+  init: RequestInit,
+  sealed: Extract<SealedBody, { kind: 'streamed' }>,
+): Promise<Response> {
+  const upload = new TrackedUpload(sealed.body);
+  let response: Response;
+  try {
+    response = await send(url, streamedInit({ ...init, body: upload.body }));
+  } catch (error) {
+    const code = connectionErrorCode(error);
+    if (code === undefined || upload.sent === 0) throw error;
+    throw interrupted(upload, code, describeTarget(init.method ?? 'POST', url), error);
+  }
+  if (upload.finished || response.status < 400) return response;
+  const answer = await readBody(response);
+  upload.stop();
+  const copy = new Response(answer as Uint8Array<ArrayBuffer>, response);
+  Object.defineProperties(copy, { url: { value: response.url }, redirected: { value: response.redirected } });
+  return copy;
+}
+
 function isClient(value: JweClientOptions | JweClient): value is JweClient {
   return typeof (value as JweClient).openResponse === 'function';
 }
@@ -89,9 +119,11 @@ export function createJweFetch(
           ...requestInit,
           method,
           headers: out.headers,
-          body: out.body,
         };
-        response = await send(url, out.kind === 'streamed' ? streamedInit(sendInit) : sendInit);
+        response =
+          out.kind === 'streamed'
+            ? await sendStreamed(send, url, sendInit, out)
+            : await send(url, { ...sendInit, body: out.body });
       }
     }
     response ??= await send(input, requestInit);

@@ -20,6 +20,7 @@ export {
   type JweRequestErrorCode,
   JweResponseError,
   type JweResponseErrorCode,
+  JweUploadError,
 } from './errors.js';
 export {
   createJweFetch,
