@@ -143,6 +143,8 @@ export function jwe(options: JweOptions): JweKyOptions {
    */
   const init = (...args: unknown[]): void => {
     const kyOptions = args[0] as Record<string, unknown>;
+    // ky 2.x hides `fetch` from later hooks; this is where a replaced one can still be seen.
+    assertOwnFetch(kyOptions);
     const form = kyOptions.body;
     if (!canStream || typeof FormData === 'undefined' || !(form instanceof FormData)) return;
     const call = callOf(kyOptions);
