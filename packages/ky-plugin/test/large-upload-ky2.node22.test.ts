@@ -1,7 +1,12 @@
 import ky2 from 'ky2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type LargeFile,
+  MiB,
+  makeLargeFile,
+  withMemoryWatch,
+} from '../../client-core/test/helpers/large-file.js';
 import { jwe } from '../src/index.js';
-import { type LargeFile, MiB, makeLargeFile, withMemoryWatch } from './helpers/large-file.js';
 import { SHARED_KEY, startTestServer, type TestServer } from './helpers/test-server.js';
 
 describe('a 200 MiB document upload through ky 2.x', () => {
