@@ -36,8 +36,10 @@ export function finishResponse(
   platform: Platform,
 ): void {
   const config = response.config as AxiosResponse['config'] & { response?: AxiosResponse };
-  config.responseType = state.responseType as typeof config.responseType;
-  config.transformResponse = state.transformResponse as typeof config.transformResponse;
+  // Put back exactly what the caller had, including nothing at all.
+  const mutable = config as { responseType?: unknown; transformResponse?: unknown };
+  mutable.responseType = state.responseType;
+  mutable.transformResponse = state.transformResponse;
   let data: unknown = asResponseType(bytes, state, response, platform);
   const transforms: AxiosResponseTransformer[] = [state.transformResponse ?? []].flat();
   const headers = AxiosHeaders.from(response.headers as AxiosHeaders).normalize(false);

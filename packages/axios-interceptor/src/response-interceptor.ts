@@ -10,7 +10,7 @@ async function open(client: JweClient, response: AxiosResponse, state: CallState
   const headers = toFetchHeaders(response.headers);
   const head = { status: response.status, statusText: response.statusText, headers };
   if (client.needsBody(head, state.context)) {
-    const opened = await client.openBody(bytes, { ...head, url: state.context.url }, state.context);
+    const opened = await client.openBody(bytes, { ...head, url: state.context.url ?? '' }, state.context);
     if (opened.decrypted) {
       bytes = opened.plaintext;
       response.headers = new AxiosHeaders(toRecord(opened.headers));

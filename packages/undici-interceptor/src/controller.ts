@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 
-type RawHeaders = Dispatcher.DispatchController['rawHeaders'];
+type RawHeaders = NonNullable<Dispatcher.DispatchController['rawHeaders']> | null;
 
 /**
  * The controller handed to the handler below this interceptor. It forwards flow control to the

@@ -55,7 +55,7 @@ function responsePlan(client: JweClient, context: ResponseContext): ResponsePlan
     hold: (status, headers) => client.needsBody({ status, headers: headersOf(headers) }, context),
     async open(held: HeldResponse): Promise<OpenedResponse> {
       const headers = headersOf(held.headers);
-      const head = { status: held.status, statusText: held.statusText, headers, url: context.url };
+      const head = { status: held.status, statusText: held.statusText, headers, url: context.url ?? '' };
       const opened = await client.openBody(held.body, head, context);
       if (!opened.decrypted) return held;
       return { ...held, headers: recordOf(opened.headers), body: opened.plaintext };

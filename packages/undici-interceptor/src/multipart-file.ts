@@ -54,10 +54,18 @@ export async function firstFilePart(source: AsyncIterable<Uint8Array>, boundary:
   const iterator = source[Symbol.asyncIterator]();
   const opening = Buffer.from(`--${boundary}\r\n`);
   const delimiter = Buffer.from(`\r\n--${boundary}`);
-  let buffer = Buffer.alloc(0);
+  let buffer: Buffer = Buffer.alloc(0);
+  let exhausted = false;
+  // Not awaited: undici's fetch body does not settle a return() while its own stream is mid-read.
+  const stop = () => {
+    if (!exhausted) void iterator.return?.()?.catch(() => {});
+  };
   const more = async (): Promise<boolean> => {
     const { done, value } = await iterator.next();
-    if (done) return false;
+    if (done) {
+      exhausted = true;
+      return false;
+    }
     const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
     buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
     return true;
@@ -71,7 +79,7 @@ export async function firstFilePart(source: AsyncIterable<Uint8Array>, boundary:
     }
     if (!buffer.subarray(0, opening.length).equals(opening)) throw malformed('no opening boundary');
   } catch (error) {
-    await iterator.return?.();
+    stop();
     throw error;
   }
   const headers = buffer.subarray(opening.length, headerEnd).toString('utf8').split('\r\n');
@@ -89,6 +97,8 @@ export async function firstFilePart(source: AsyncIterable<Uint8Array>, boundary:
           while (buffer.length < 2) if (!(await more())) throw malformed('it ends inside a delimiter');
           if (buffer.subarray(0, 2).equals(CRLF)) throw severalParts();
           if (buffer.subarray(0, 2).toString('latin1') !== '--') throw malformed('a bad delimiter');
+          // Read the source to its end (the epilogue, normally empty) so that it finishes as usual.
+          while (await more()) buffer = Buffer.alloc(0);
           return;
         }
         // Everything but a possible partial delimiter at the end can go.
@@ -101,7 +111,7 @@ export async function firstFilePart(source: AsyncIterable<Uint8Array>, boundary:
         if (!(await more())) throw malformed('it ends before the closing boundary');
       }
     } finally {
-      await iterator.return?.();
+      stop();
     }
   }
 
@@ -109,9 +119,7 @@ export async function firstFilePart(source: AsyncIterable<Uint8Array>, boundary:
     name,
     filename: parameter(disposition, 'filename'),
     body: body(),
-    close: async () => {
-      await iterator.return?.();
-    },
+    close: async () => stop(),
   };
 }
 

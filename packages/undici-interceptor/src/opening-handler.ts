@@ -75,8 +75,9 @@ export class OpeningHandler implements Dispatcher.DispatchHandler {
     this.#target.onResponseStarted?.();
   }
 
-  onBodySent(chunk: Buffer): void {
-    (this.#target.onBodySent as ((chunk: Buffer) => void) | undefined)?.(chunk);
+  // undici 7 passes (chunkSize, totalBytesSent), undici 8 the chunk: forward whatever came.
+  onBodySent(...args: unknown[]): void {
+    (this.#target.onBodySent as ((...args: unknown[]) => void) | undefined)?.(...args);
   }
 
   onRequestSent(): void {

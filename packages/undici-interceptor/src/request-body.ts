@@ -20,7 +20,7 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
 function asGlobalFormData(form: FormData): FormData {
   if (form instanceof FormData) return form;
   const copy = new FormData();
-  form.forEach((value, name) => {
+  (form as FormData).forEach((value, name) => {
     copy.append(name, value);
   });
   return copy;
@@ -53,7 +53,8 @@ export async function sealDispatchBody(
 ): Promise<SealedBody> {
   const { options } = client;
   if (body === null || body === undefined) return client.seal(null, headers);
-  if (typeof body === 'string' || body instanceof Uint8Array) return client.seal(body, headers);
+  if (typeof body === 'string') return client.seal(body, headers);
+  if (body instanceof Uint8Array) return client.seal(body as Uint8Array<ArrayBuffer>, headers);
   if (isFormDataLike(body)) return client.seal(asGlobalFormData(body), headers);
   if (body instanceof Blob) return client.seal(body, headers);
   if (!isAsyncIterable(body)) {
@@ -64,7 +65,7 @@ export async function sealDispatchBody(
     );
   }
   const length = declaredLength(headers);
-  if (length !== undefined && length <= options.streamThreshold) return client.seal(await readAll(body), headers);
+  if (length !== undefined && length <= options.streamThreshold) return client.seal((await readAll(body)) as Uint8Array<ArrayBuffer>, headers);
   const contentType = headers.get('content-type') ?? '';
   const boundary = /^\s*multipart\/form-data/i.test(contentType) ? boundaryOf(contentType) : undefined;
   if (boundary !== undefined) {

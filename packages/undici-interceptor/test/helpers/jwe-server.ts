@@ -6,6 +6,7 @@
 //         | marked-garbage (X-Encryption: JWE over a non-envelope)
 //   status=NNN   answer with that status
 //   kid=NAME     put a top-level kid member into the response envelope
+//   discard=1    count the body's bytes without keeping them; answer {"bytes": n} in plain JSON
 //   refuse=NNN   answer NNN with an encrypted {"error":"refused"} before reading the body, then
 //                drop the connection, as a gateway or a body-size limit does
 import { createHash } from 'node:crypto';
@@ -117,6 +118,12 @@ async function refuse(record: Recorded, request: IncomingMessage, response: Serv
     .end(body);
 }
 
+async function discard(request: IncomingMessage, response: ServerResponse) {
+  let bytes = 0;
+  for await (const chunk of request) bytes += (chunk as Buffer).length;
+  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ bytes }));
+}
+
 export async function startJweServer(): Promise<JweTestServer> {
   const requests: Recorded[] = [];
   const server = createServer((request, response) => {
@@ -132,7 +139,9 @@ export async function startJweServer(): Promise<JweTestServer> {
     requests.push(record);
     const work = record.query.refuse
       ? refuse(record, request, response)
-      : receive(request, record).then(() => answer(record, response));
+      : record.query.discard
+        ? discard(request, response)
+        : receive(request, record).then(() => answer(record, response));
     work.catch((error: unknown) => {
       request.resume();
       if (response.headersSent) return void response.destroy();
