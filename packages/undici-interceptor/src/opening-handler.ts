@@ -134,7 +134,10 @@ export class OpeningHandler implements Dispatcher.DispatchHandler {
       controller.rawHeaders = rawHeadersOf(opened.headers);
       this.#target.onResponseStart?.(controller, opened.status, opened.headers, opened.statusText);
       if (opened.body.length > 0 && !controller.aborted) {
-        this.#target.onResponseData?.(controller, Buffer.from(opened.body.buffer, opened.body.byteOffset, opened.body.length));
+        this.#target.onResponseData?.(
+          controller,
+          Buffer.from(opened.body.buffer, opened.body.byteOffset, opened.body.length),
+        );
       }
       this.#target.onResponseEnd?.(controller, trailers);
     } catch (error) {
@@ -143,6 +146,9 @@ export class OpeningHandler implements Dispatcher.DispatchHandler {
   }
 
   #fail(error: unknown): void {
-    this.#target.onResponseError?.(this.#controller, error instanceof Error ? error : new Error(String(error)));
+    this.#target.onResponseError?.(
+      this.#controller,
+      error instanceof Error ? error : new Error(String(error)),
+    );
   }
 }
