@@ -99,7 +99,7 @@ export class OpeningHandler implements Dispatcher.DispatchHandler {
     this.#held = { status, statusText: statusText ?? '', headers, body: new Uint8Array(0) };
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.#held === undefined) {
       this.#target.onResponseData?.(this.#controller, chunk);
       return;
@@ -108,7 +108,7 @@ export class OpeningHandler implements Dispatcher.DispatchHandler {
     this.#size += chunk.length;
   }
 
-  onResponseEnd(controller: Dispatcher.DispatchController, trailers: IncomingHttpHeaders): void {
+  onResponseEnd(_controller: Dispatcher.DispatchController, trailers: IncomingHttpHeaders): void {
     const held = this.#held;
     if (held === undefined) {
       this.#target.onResponseEnd?.(this.#controller, trailers);
