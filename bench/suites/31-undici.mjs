@@ -21,12 +21,22 @@ const text = JSON.stringify(PAYLOAD);
 const headers = { 'content-type': 'application/json' };
 
 const viaRequest = (dispatcher, path) => async () => {
-  const { body } = await undici.request(`${server.url}${path}`, { dispatcher, method: 'POST', headers, body: text });
+  const { body } = await undici.request(`${server.url}${path}`, {
+    dispatcher,
+    method: 'POST',
+    headers,
+    body: text,
+  });
   const echoed = await body.json();
   if (echoed.note !== PAYLOAD.note) throw new Error(`the ${path} round trip did not echo the payload`);
 };
 const viaFetch = (dispatcher, path) => async () => {
-  const response = await undici.fetch(`${server.url}${path}`, { dispatcher, method: 'POST', headers, body: text });
+  const response = await undici.fetch(`${server.url}${path}`, {
+    dispatcher,
+    method: 'POST',
+    headers,
+    body: text,
+  });
   const echoed = await response.json();
   if (echoed.note !== PAYLOAD.note) throw new Error(`the ${path} round trip did not echo the payload`);
 };
@@ -46,7 +56,8 @@ try {
       label: `undici ${version} fetch()`,
       ours: viaFetch(encrypted, '/jwe'),
       plain: viaFetch(plain, '/plain'),
-      notes: 'ours: undici.fetch through Agent.compose(jweInterceptor()); reference: undici.fetch through the same Agent without it',
+      notes:
+        'ours: undici.fetch through Agent.compose(jweInterceptor()); reference: undici.fetch through the same Agent without it',
     }),
   );
   report('undici interceptor vs plain undici (1 KiB JSON round trips, local node:http server)', rows);
