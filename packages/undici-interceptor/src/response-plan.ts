@@ -1,6 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { JweClient, ResponseContext } from '@jwe-transport/client-core';
-import type { HeldResponse, OpenedResponse, ResponsePlan } from './opening-handler.js';
+import {
+  type HeldResponse,
+  type OpenedResponse,
+  type ResponsePlan,
+  withoutForgedMarker,
+} from './opening-handler.js';
 
 /** undici's header record as fetch `Headers`, which the core speaks. */
 export function headersOf(record: IncomingHttpHeaders): Headers {
@@ -39,7 +44,7 @@ export function responsePlan(client: JweClient, context: ResponseContext): Respo
       const headers = convert(held.headers);
       const head = { status: held.status, statusText: held.statusText, headers, url: context.url ?? '' };
       const opened = await client.openBody(held.body, head, context);
-      if (!opened.decrypted) return held;
+      if (!opened.decrypted) return { ...held, headers: withoutForgedMarker(held.headers) };
       return { ...held, headers: recordOf(opened.headers), body: opened.plaintext };
     },
   };
