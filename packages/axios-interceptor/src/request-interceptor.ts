@@ -21,6 +21,22 @@ function adapterName(config: InternalAxiosRequestConfig): string | undefined {
   }
 }
 
+/**
+ * A streamed envelope for the adapter. On the http adapter, axios follows redirects through
+ * follow-redirects, which keeps every chunk of a request body to replay it: for a streamed upload
+ * that is the whole envelope in memory. A stream cannot be replayed anyway (fetch refuses to
+ * redirect one), so the call goes out without redirects and a 3xx comes back as the response.
+ */
+function streamedUpload(
+  config: InternalAxiosRequestConfig,
+  body: ReadableStream<Uint8Array>,
+  platform: Platform,
+) {
+  const name = adapterName(config);
+  if (name === 'http') config.maxRedirects = 0;
+  return platform.uploadBody(body, name);
+}
+
 /** What to send instead of `data`; `string` when the core sealed JSON synchronously. */
 async function sealData(
   client: JweClient,
@@ -76,7 +92,7 @@ export function requestInterceptor(
             ? sealed
             : sealed.kind === 'buffered'
               ? sealed.body
-              : platform.uploadBody(sealed.body, adapterName(config));
+              : streamedUpload(config, sealed.body, platform);
         config.headers.set('X-Encryption', 'JWE');
         config.headers.setContentType('application/json');
         config.headers.delete('Content-Length');
