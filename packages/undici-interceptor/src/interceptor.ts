@@ -9,7 +9,7 @@ import {
 import type { Dispatcher } from 'undici';
 import { sealJsonInline } from './inline-json.js';
 import { OpeningHandler } from './opening-handler.js';
-import { sealDispatchBody } from './request-body.js';
+import { readWhenSmall, sealDispatchBody, utf8Text } from './request-body.js';
 import { fromHeaders, toHeaders } from './request-headers.js';
 import { responsePlan } from './response-plan.js';
 
@@ -68,6 +68,18 @@ async function dispatchSealed(
       plan.responses === 'never' ? handler : new OpeningHandler(handler, responsePlan(client, context)),
     );
     return;
+  }
+  const small = await readWhenSmall(opts.body, headers, client.options.streamThreshold);
+  if (small !== undefined) {
+    opts = { ...opts, body: small };
+    // What fetch sends as a string arrives here as bytes: JSON text takes the synchronous path too.
+    const text = utf8Text(small);
+    const inline = text === undefined ? undefined : sealJsonInline(client, { ...opts, body: text });
+    if (inline !== undefined) {
+      context.sealed = true;
+      dispatch(inline, new OpeningHandler(handler, responsePlan(client, context)));
+      return;
+    }
   }
   const sealed = await sealDispatchBody(opts.body, headers, client);
   if (sealed.kind === 'empty') {

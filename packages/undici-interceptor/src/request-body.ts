@@ -41,10 +41,31 @@ function declaredLength(headers: Headers): number | undefined {
   return value === null ? undefined : Number(value);
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A streamed body (fetch always streams, even a string) read whole, when its declared length is
+ * at most `limit`; `undefined` for any other body, which is left unread.
+ */
+export async function readWhenSmall(body: DispatchBody, headers: Headers, limit: number) {
+  if (!isAsyncIterable(body)) return undefined;
+  const length = declaredLength(headers);
+  return length !== undefined && length <= limit ? readAll(body) : undefined;
+}
+
+/** The bytes as text when they are valid UTF-8 (as JSON must be), for the synchronous JSON path. */
+export function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Seals what undici is about to send: strings, bytes, Blobs and FormData through the core; a
- * streamed body (fetch always streams, even a string) is read whole when it is known to be small,
- * and otherwise sealed as a stream, a multipart one file part at a time.
+ * streamed body (small ones were read whole by {@link readWhenSmall}) is sealed as a stream, a
+ * multipart one file part at a time.
  */
 export async function sealDispatchBody(
   body: DispatchBody,
@@ -64,9 +85,6 @@ export async function sealDispatchBody(
         'Send JSON text, bytes, a Blob, a FormData or a stream.',
     );
   }
-  const length = declaredLength(headers);
-  if (length !== undefined && length <= options.streamThreshold)
-    return client.seal((await readAll(body)) as Uint8Array<ArrayBuffer>, headers);
   const contentType = headers.get('content-type') ?? '';
   const boundary = /^\s*multipart\/form-data/i.test(contentType) ? boundaryOf(contentType) : undefined;
   if (boundary !== undefined) {
