@@ -45,6 +45,7 @@ try {
   const rows = [];
   rows.push(
     await compareClients({
+      server,
       label: `undici ${version} request()`,
       ours: viaRequest(encrypted, '/jwe'),
       plain: viaRequest(plain, '/plain'),
@@ -53,6 +54,7 @@ try {
   );
   rows.push(
     await compareClients({
+      server,
       label: `undici ${version} fetch()`,
       ours: viaFetch(encrypted, '/jwe'),
       plain: viaFetch(plain, '/plain'),

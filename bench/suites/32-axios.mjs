@@ -26,6 +26,7 @@ try {
     useJwe(encrypted, { key: SHARED_KEY, kid: 'bench', origins: [server.url] });
     rows.push(
       await compareClients({
+        server,
         label: `axios ${version}, ${adapter} adapter`,
         ours: call(encrypted, '/jwe'),
         plain: call(plain, '/plain'),

@@ -1,10 +1,24 @@
 import type { JweCallOptions, JweClient, SealedBody } from '@jwe-transport/client-core';
-import axios, { type AxiosInstance, type InternalAxiosRequestConfig } from 'axios';
+import axios, { type InternalAxiosRequestConfig } from 'axios';
 import { toFetchHeaders } from './axios-headers.js';
 import { CALL_STATE, type CallState, type ConfigWithState } from './call-state.js';
 import type { Platform } from './platform.js';
 
 const keep = <T>(data: T): T => data;
+const ABSOLUTE_URL = /^([a-z][a-z\d+\-.]*:)?\/\//i;
+
+/**
+ * Where the call goes, as axios's buildFullPath would put it, without the query string (the core
+ * needs the origin, and messages never quote a query). Cheaper than `instance.getUri`, which
+ * merges the whole config again.
+ */
+function requestUrl(config: InternalAxiosRequestConfig): string {
+  const path = config.url ?? '';
+  const absolute =
+    ABSOLUTE_URL.test(path) && (config as { allowAbsoluteUrls?: boolean }).allowAbsoluteUrls !== false;
+  if (!config.baseURL || absolute) return path;
+  return path ? `${config.baseURL.replace(/\/?\/$/, '')}/${path.replace(/^\/+/, '')}` : config.baseURL;
+}
 
 function isPlainJson(data: unknown): boolean {
   if (data === null || typeof data !== 'object') return typeof data === 'number' || typeof data === 'boolean';
@@ -58,15 +72,10 @@ async function sealData(
  * Seals `config.data` when the call is in scope, and switches the response to raw bytes so that
  * the response interceptor can open it before anything parses it.
  */
-export function requestInterceptor(
-  client: JweClient,
-  instance: AxiosInstance,
-  platform: Platform,
-  owner: object,
-) {
+export function requestInterceptor(client: JweClient, platform: Platform, owner: object) {
   return async function sealRequest(config: InternalAxiosRequestConfig): Promise<InternalAxiosRequestConfig> {
     const call = (config as { jwe?: JweCallOptions }).jwe;
-    const url = instance.getUri(config);
+    const url = requestUrl(config);
     const method = (config.method ?? 'get').toUpperCase();
     let converted: Headers | undefined;
     // Converted only when needed: the common JSON call never reads them.

@@ -24,7 +24,7 @@ export function installJwe(
   const client = createJweClient(options);
   const owner = {};
   const responses = responseInterceptors(client, platform, owner);
-  const requestId = instance.interceptors.request.use(requestInterceptor(client, instance, platform, owner));
+  const requestId = instance.interceptors.request.use(requestInterceptor(client, platform, owner));
   const responseId = instance.interceptors.response.use(responses.onFulfilled, responses.onRejected);
   let removed = false;
   return function removeJwe() {
