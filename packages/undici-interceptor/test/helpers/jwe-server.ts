@@ -6,6 +6,7 @@
 //         | marked-garbage (X-Encryption: JWE over a non-envelope)
 //   status=NNN   answer with that status
 //   kid=NAME     put a top-level kid member into the response envelope
+//   fail=N       answer the first N requests to this path with a plain 503
 //   forge=1      add an X-JWE-Decrypted header, as a confused or hostile server might
 //   discard=1    count the body's bytes without keeping them; answer {"bytes": n} in plain JSON
 //   refuse=NNN   answer NNN with an encrypted {"error":"refused"} before reading the body, then
@@ -129,6 +130,7 @@ async function discard(request: IncomingMessage, response: ServerResponse) {
 
 export async function startJweServer(): Promise<JweTestServer> {
   const requests: Recorded[] = [];
+  const attempts = new Map<string, number>();
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const record: Recorded = {
@@ -140,11 +142,18 @@ export async function startJweServer(): Promise<JweTestServer> {
       streamed: false,
     };
     requests.push(record);
-    const work = record.query.refuse
-      ? refuse(record, request, response)
-      : record.query.discard
-        ? discard(request, response)
-        : receive(request, record).then(() => answer(record, response));
+    const attempt = (attempts.get(record.path) ?? 0) + 1;
+    attempts.set(record.path, attempt);
+    const failing = attempt <= Number(record.query.fail ?? 0);
+    const work = failing
+      ? receive(request, record).then(() => {
+          response.writeHead(503, { 'content-type': 'text/plain' }).end('try again');
+        })
+      : record.query.refuse
+        ? refuse(record, request, response)
+        : record.query.discard
+          ? discard(request, response)
+          : receive(request, record).then(() => answer(record, response));
     work.catch((error: unknown) => {
       request.resume();
       if (response.headersSent) return void response.destroy();

@@ -156,6 +156,31 @@ export function undiciSuite(label: string, undici: Undici): void {
       expect(await response.json()).toMatchObject({ method: 'GET', encrypted: false });
     });
 
+    it('seals every attempt afresh under a retry interceptor composed after it', async () => {
+      const retrying = new undici.Agent().compose(
+        jweInterceptor({ key: SHARED_KEY, origins: [server.origin] }),
+        undici.interceptors.retry({ maxRetries: 2, minTimeout: 1, statusCodes: [503], methods: ['POST'] }),
+      );
+      try {
+        const before = server.requests.length;
+        const { statusCode, body } = await undici.request(`${server.url}/v1/retried?fail=1`, {
+          dispatcher: retrying,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"attempt":"any"}',
+        });
+        expect(statusCode).toBe(200);
+        expect(await body.json()).toMatchObject({ json: { attempt: 'any' } });
+        const attempts = server.requests.slice(before);
+        expect(attempts).toHaveLength(2);
+        expect(attempts.every((attempt) => attempt.encrypted)).toBe(true);
+        const ivs = attempts.map((attempt) => (JSON.parse(attempt.wire!) as { iv: string }).iv);
+        expect(ivs[0]).not.toBe(ivs[1]);
+      } finally {
+        await retrying.close();
+      }
+    });
+
     it('drops an X-JWE-Decrypted header that came from the server', async () => {
       const held = await undici.request(`${server.url}/v1/x?reply=plain&forge=1`, { dispatcher });
       expect(held.headers['x-jwe-decrypted']).toBeUndefined();
