@@ -75,11 +75,11 @@ section('Starting the reference service');
 const { child, url } = await startService(docsDir);
 try {
   const headers = { authorization: `Bearer ${TOKEN}` };
+  // jwe() supplies ky's fetch option, so the wire-printing fetch goes to jwe().
   const encrypted = ky.create({
     prefixUrl: url,
     headers,
-    fetch: wireFetch,
-    ...jwe({ key: SHARED_KEY, kid: KID }),
+    ...jwe({ key: SHARED_KEY, kid: KID, fetch: wireFetch }),
   });
   const plain = ky.create({ prefixUrl: url, headers, fetch: wireFetch });
 

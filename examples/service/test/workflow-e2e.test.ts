@@ -350,9 +350,10 @@ describe('transcription workflow against the reference service', () => {
       return globalThis.fetch(request);
     };
     const api = ky
-      .create({ prefixUrl: service.url, fetch: recordingFetch, retry: { limit: 2 } })
+      .create({ prefixUrl: service.url, retry: { limit: 2 } })
       .extend(kyAuth({ session, ky }))
-      .extend(jwe({ key: 'e2e-shared-key-1', kid: 'k1' }));
+      // jwe() supplies ky's fetch option; the fetch that sends goes to jwe().
+      .extend(jwe({ key: 'e2e-shared-key-1', kid: 'k1', fetch: recordingFetch }));
     await session.accessToken();
     workflow.tokens.revokeAccessTokens();
     const subscription = await createWebhookSubscription(api, {

@@ -32,7 +32,11 @@ export function decryptionInfo(response: Response): DecryptionInfo | undefined {
 
 /** The headers of a decrypted response: the envelope's, minus what described the envelope. */
 export function decryptedHeaders(envelopeHeaders: Headers, info: DecryptionInfo): Headers {
-  const headers = new Headers(envelopeHeaders);
+  return rewriteHeaders(new Headers(envelopeHeaders), info);
+}
+
+/** Edits a copy of the envelope's headers in place (a constructed Response's own are mutable). */
+function rewriteHeaders(headers: Headers, info: DecryptionInfo): Headers {
   for (const name of ENVELOPE_ONLY_HEADERS) headers.delete(name);
   const contentType = headers.get('content-type');
   if (contentType === null || contentType.toLowerCase().includes('jose')) {
@@ -55,11 +59,9 @@ function nativeClone(this: Response): Response {
 
 function register(response: Response, info: DecryptionInfo, origin: Origin): Response {
   // Own properties over the prototype's getters: the object stays a plain native Response.
-  Object.defineProperties(response, {
-    url: { value: origin.url, enumerable: true },
-    redirected: { value: origin.redirected, enumerable: true },
-    clone: { value: nativeClone, writable: true, configurable: true },
-  });
+  Object.defineProperty(response, 'url', { value: origin.url, enumerable: true });
+  if (origin.redirected) Object.defineProperty(response, 'redirected', { value: true, enumerable: true });
+  Object.defineProperty(response, 'clone', { value: nativeClone, writable: true, configurable: true });
   decrypted.set(response, info);
   return response;
 }
@@ -73,7 +75,8 @@ export function decryptedResponse(
   const response = new Response(plaintext as Uint8Array<ArrayBuffer>, {
     status: envelope.status,
     statusText: envelope.statusText,
-    headers: decryptedHeaders(envelope.headers, info),
+    headers: envelope.headers,
   });
+  rewriteHeaders(response.headers, info);
   return register(response, info, envelope);
 }

@@ -101,6 +101,14 @@ export class ResponseOpener {
    * when it does not decrypt. Call only when {@link needsBody} said so.
    */
   async openBody(body: Uint8Array, head: ResponseHead, context: ResponseContext): Promise<OpenedBody> {
+    const opened = await this.#open(body, head, context);
+    if (opened === undefined) return NOT_DECRYPTED;
+    const headers = decryptedHeaders(head.headers, opened.info);
+    return { decrypted: true, plaintext: opened.plaintext, headers, info: opened.info };
+  }
+
+  /** The plaintext and what is known of its envelope, or `undefined` for a body left alone. */
+  async #open(body: Uint8Array, head: ResponseHead, context: ResponseContext) {
     const marked = saysJwe(head.headers);
     const required = this.#mustBeEnvelope(head.status, context);
     const contentType = head.headers.get('content-type');
@@ -109,7 +117,7 @@ export class ResponseOpener {
     if (envelope === undefined) {
       if (marked) throw this.#notAnEnvelope('ERR_JWE_INVALID', body, head, context);
       if (required) throw this.#notAnEnvelope('ERR_JWE_RESPONSE_NOT_ENCRYPTED', body, head, context);
-      return NOT_DECRYPTED;
+      return undefined;
     }
     try {
       const result = await decryptDetailed(envelope, this.#key, {
@@ -141,14 +149,14 @@ export class ResponseOpener {
       url: response.url,
       response,
     };
-    const opened = await this.openBody(body, head, context);
+    const opened = await this.#open(body, head, context);
     const origin = {
       status: response.status,
       statusText: response.statusText,
       url: response.url || context.url || '',
       redirected: response.redirected,
     };
-    if (opened.decrypted)
+    if (opened)
       return decryptedResponse(opened.plaintext, { ...origin, headers: response.headers }, opened.info);
     const copy = new Response(body as Uint8Array<ArrayBuffer>, { ...origin, headers: response.headers });
     Object.defineProperties(copy, { url: { value: origin.url }, redirected: { value: origin.redirected } });

@@ -1,52 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJweFetch, fileFromPath, JweUploadError, wasDecrypted } from '../src/index.node.js';
+import { type LargeFile, MiB, makeLargeFile, withMemoryWatch } from './helpers/large-file.js';
 import { type Service, SHARED_KEY, startService } from './helpers/service.js';
-
-const MiB = 2 ** 20;
-const SIZE = 200 * MiB + 77;
-
-/** Writes SIZE pseudo-random bytes to a temp file at run time; returns its path and SHA-256. */
-async function makeFile(dir: string): Promise<{ path: string; sha256: string }> {
-  const path = join(dir, 'scan.bin');
-  const hash = createHash('sha256');
-  const handle = await open(path, 'w');
-  const block = randomBytes(MiB);
-  try {
-    for (let written = 0, round = 0; written < SIZE; round++) {
-      block.writeUInt32BE(round, 0);
-      const chunk = block.subarray(0, Math.min(MiB, SIZE - written));
-      hash.update(chunk);
-      await handle.write(chunk);
-      written += chunk.length;
-    }
-  } finally {
-    await handle.close();
-  }
-  return { path, sha256: hash.digest('hex') };
-}
-
-/** The largest growth of `arrayBuffers` while `work` runs (client and server share this process). */
-async function peakGrowth<T>(work: () => Promise<T>): Promise<{ result: T; growth: number }> {
-  const baseline = process.memoryUsage().arrayBuffers;
-  let peak = baseline;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().arrayBuffers);
-  }, 5);
-  try {
-    return { result: await work(), growth: peak - baseline };
-  } finally {
-    clearInterval(sampler);
-  }
-}
 
 describe('a 200 MiB upload streamed from disk through createJweFetch', () => {
   let service: Service;
-  let dir: string;
-  let file: { path: string; sha256: string };
+  let file: LargeFile;
   const jweFetch = createJweFetch({ key: SHARED_KEY, kid: 'kid-1' });
   const upload = async (query: string) => {
     const form = new FormData();
@@ -56,21 +15,20 @@ describe('a 200 MiB upload streamed from disk through createJweFetch', () => {
 
   beforeAll(async () => {
     service = await startService();
-    dir = await mkdtemp(join(tmpdir(), 'jwe-client-core-'));
-    file = await makeFile(dir);
+    file = await makeLargeFile();
   });
   afterAll(async () => {
     await service.close();
-    await rm(dir, { recursive: true, force: true });
+    await file.remove();
   });
 
   it('arrives whole through fetch (undici), in bounded memory', async () => {
-    const { result, growth } = await peakGrowth(async () => (await upload('task=smart')).json());
+    const { result, growth } = await withMemoryWatch(async () => (await upload('task=smart')).json());
     const arrival = service.arrivals.at(-1)!;
     expect(arrival.streamed).toBe(true);
     expect(arrival.headers['transfer-encoding']).toBe('chunked');
-    expect(arrival.file).toEqual({ size: SIZE, sha256: file.sha256 });
-    expect(result).toMatchObject({ file: { size: SIZE, sha256: file.sha256 } });
+    expect(arrival.file).toEqual({ size: file.size, sha256: file.sha256 });
+    expect(result).toMatchObject({ file: { size: file.size, sha256: file.sha256 } });
     // The file is 200 MiB and its base64 267 MiB; a stream holds a few chunks at a time.
     expect(growth).toBeLessThan(64 * MiB);
   });

@@ -69,6 +69,8 @@ async function bodyToSeal({ request, options }: HookArguments): Promise<Sealable
     return original;
   }
   if (typeof original === 'string' && isJsonMediaType(contentType)) return original;
+  // A Blob (a file on disk, say) is sealed from the Blob itself: large ones stream, never read whole.
+  if (typeof Blob !== 'undefined' && original instanceof Blob && !saysJwe(request.headers)) return original;
   return request.body === null ? null : new Uint8Array(await request.arrayBuffer());
 }
 

@@ -1,36 +1,5 @@
 import ky2 from 'ky2';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jwe } from '../src/index.js';
-import { type LargeFile, MiB, makeLargeFile, withMemoryWatch } from './helpers/large-file.js';
-import { SHARED_KEY, startTestServer, type TestServer } from './helpers/test-server.js';
+import type { KyLike } from './helpers/ky-suite.js';
+import { largeUploadSuite } from './helpers/large-upload-suite.js';
 
-describe('a 200 MiB document upload through ky 2.x', () => {
-  let server: TestServer;
-  let file: LargeFile;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    file = await makeLargeFile();
-  });
-  afterAll(async () => {
-    await server.close();
-    await file.remove();
-  });
-
-  it('streams the envelope from disk to a server that stream-decrypts it, in bounded memory', async () => {
-    const api = ky2.create({ timeout: false }).extend(jwe({ key: SHARED_KEY, kid: 'kid-1' }));
-    const form = new FormData();
-    form.set('file', file.blob, 'scan.bin');
-    const { result, growth } = await withMemoryWatch(() =>
-      api
-        .post(`${server.url}/mr/api/v2/docs`, { body: form, searchParams: { task: 'smart' } })
-        .json<{ file: unknown }>(),
-    );
-    const received = server.requests.at(-1)!;
-    expect(received.streamed).toBe(true);
-    expect(received.query).toEqual({ task: 'smart' });
-    expect(received.file).toEqual({ size: file.size, sha256: file.sha256 });
-    expect(result.file).toEqual({ size: file.size, sha256: file.sha256 });
-    expect(growth).toBeLessThan(64 * MiB);
-  });
-});
+largeUploadSuite('ky 2.x', ky2 as unknown as KyLike, 'form');

@@ -1,9 +1,9 @@
 // Fail-closed behaviour through ky, for ky 1.x and 2.x: what never goes out plain, what comes
 // back as an error, and a 200 MiB upload that the server refuses before reading it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LargeFile, makeLargeFile } from '../../../client-core/test/helpers/large-file.js';
 import { JweResponseError, jwe, wasDecrypted } from '../../src/index.js';
 import type { KyLike } from './ky-suite.js';
-import { type LargeFile, makeLargeFile } from './large-file.js';
 import { GATEWAY_PAGE, SHARED_KEY, startTestServer, type TestServer } from './test-server.js';
 
 /** The body of an HTTPError: ky 2.x has read it into `error.data`; ky 1.x leaves it in the response. */

@@ -9,6 +9,8 @@ export const MiB = 2 ** 20;
 export const LARGE_FILE_SIZE = 200 * MiB + 123;
 
 export interface LargeFile {
+  /** Where it is on disk. */
+  path: string;
   blob: Blob;
   sha256: string;
   size: number;
@@ -35,6 +37,7 @@ export async function makeLargeFile(size = LARGE_FILE_SIZE): Promise<LargeFile> 
     await handle.close();
   }
   return {
+    path,
     blob: await openAsBlob(path),
     sha256: hash.digest('hex'),
     size,
