@@ -2,7 +2,7 @@
 // the caller gets that answer as an AxiosError with its status and decrypted body, not EPIPE.
 import axios, { isAxiosError } from 'axios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MiB } from '../../undici-interceptor/test/helpers/disk-file.js';
+import { MiB } from '../../client-core/test/helpers/large-file.js';
 import {
   type JweTestServer,
   SHARED_KEY,

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DiskFile, MiB, makeDiskFile } from '../../undici-interceptor/test/helpers/disk-file.js';
+import { type LargeFile, MiB, makeLargeFile } from '../../client-core/test/helpers/large-file.js';
 import {
   type JweTestServer,
   SHARED_KEY,
@@ -16,11 +16,11 @@ const child = fileURLToPath(new URL('./helpers/upload-child.mjs', import.meta.ur
 
 describe('a 200 MiB upload through useJwe', () => {
   let server: JweTestServer;
-  let file: DiskFile;
+  let file: LargeFile;
 
   beforeAll(async () => {
     server = await startJweServer();
-    file = await makeDiskFile(200 * MiB + 77);
+    file = await makeLargeFile();
   }, 120_000);
   afterAll(async () => {
     await server.close();

@@ -2,8 +2,8 @@
 // connection: the caller gets that answer, decrypted, never a bare EPIPE or ECONNRESET.
 import * as undici from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MiB } from '../../client-core/test/helpers/large-file.js';
 import { jweInterceptor } from '../src/index.js';
-import { MiB } from './helpers/disk-file.js';
 import { type JweTestServer, SHARED_KEY, startJweServer } from './helpers/jwe-server.js';
 
 const TRIES = 5;

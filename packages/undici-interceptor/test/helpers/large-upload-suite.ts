@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DiskFile, MiB, makeDiskFile } from './disk-file.js';
+import { type LargeFile, MiB, makeLargeFile } from '../../../client-core/test/helpers/large-file.js';
 import { type JweTestServer, SHARED_KEY, startJweServer } from './jwe-server.js';
 
 const run = promisify(execFile);
@@ -19,7 +19,7 @@ interface ChildReport {
 
 type Mode = 'request' | 'fetch' | 'global-fetch';
 
-async function upload(mode: string, url: string, file: DiskFile, undiciName: string): Promise<ChildReport> {
+async function upload(mode: string, url: string, file: LargeFile, undiciName: string): Promise<ChildReport> {
   const { stdout } = await run(process.execPath, [child, mode, url, file.path, undiciName, SHARED_KEY], {
     maxBuffer: MiB,
   });
@@ -32,11 +32,11 @@ export function largeUploadSuite(
 ) {
   describe(`a 200 MiB upload through jweInterceptor (${undiciName})`, () => {
     let server: JweTestServer;
-    let file: DiskFile;
+    let file: LargeFile;
 
     beforeAll(async () => {
       server = await startJweServer();
-      file = await makeDiskFile(200 * MiB + 123);
+      file = await makeLargeFile();
     }, 120_000);
     afterAll(async () => {
       await server.close();
