@@ -1,0 +1,120 @@
+import type { JweCallOptions, JweClient, SealedBody } from '@jwe-transport/client-core';
+import axios, { type InternalAxiosRequestConfig } from 'axios';
+import { toFetchHeaders } from './axios-headers.js';
+import { CALL_STATE, type CallState, type ConfigWithState } from './call-state.js';
+import type { Platform } from './platform.js';
+
+const keep = <T>(data: T): T => data;
+const ABSOLUTE_URL = /^([a-z][a-z\d+\-.]*:)?\/\//i;
+
+/**
+ * Where the call goes, as axios's buildFullPath would put it, without the query string (the core
+ * needs the origin, and messages never quote a query). Cheaper than `instance.getUri`, which
+ * merges the whole config again.
+ */
+function requestUrl(config: InternalAxiosRequestConfig): string {
+  const path = config.url ?? '';
+  const absolute =
+    ABSOLUTE_URL.test(path) && (config as { allowAbsoluteUrls?: boolean }).allowAbsoluteUrls !== false;
+  if (!config.baseURL || absolute) return path;
+  return path ? `${config.baseURL.replace(/\/?\/$/, '')}/${path.replace(/^\/+/, '')}` : config.baseURL;
+}
+
+function isPlainJson(data: unknown): boolean {
+  if (data === null || typeof data !== 'object') return typeof data === 'number' || typeof data === 'boolean';
+  if (Array.isArray(data)) return true;
+  const prototype = Object.getPrototypeOf(data);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function adapterName(config: InternalAxiosRequestConfig): string | undefined {
+  try {
+    return (axios.getAdapter(config.adapter, config) as { adapterName?: string }).adapterName;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A streamed envelope for the adapter. On the http adapter, axios follows redirects through
+ * follow-redirects, which keeps every chunk of a request body to replay it: for a streamed upload
+ * that is the whole envelope in memory. A stream cannot be replayed anyway (fetch refuses to
+ * redirect one), so the call goes out without redirects and a 3xx comes back as the response.
+ */
+function streamedUpload(
+  config: InternalAxiosRequestConfig,
+  body: ReadableStream<Uint8Array>,
+  platform: Platform,
+) {
+  const name = adapterName(config);
+  if (name === 'http') config.maxRedirects = 0;
+  return platform.uploadBody(body, name);
+}
+
+/** What to send instead of `data`; `string` when the core sealed JSON synchronously. */
+async function sealData(
+  client: JweClient,
+  data: unknown,
+  headers: () => Headers,
+  platform: Platform,
+): Promise<SealedBody | string> {
+  // Plain objects are what axios would JSON.stringify; seal that text instead.
+  if (isPlainJson(data)) {
+    const text = JSON.stringify(data);
+    return client.sealJsonSync(text) ?? client.sealJson(text, headers());
+  }
+  const stream = platform.streamSource(data);
+  if (stream !== undefined) return client.seal(stream, headers());
+  return client.seal(data as Parameters<JweClient['seal']>[0], headers());
+}
+
+/**
+ * Seals `config.data` when the call is in scope, and switches the response to raw bytes so that
+ * the response interceptor can open it before anything parses it.
+ */
+export function requestInterceptor(client: JweClient, platform: Platform, owner: object) {
+  return async function sealRequest(config: InternalAxiosRequestConfig): Promise<InternalAxiosRequestConfig> {
+    const call = (config as { jwe?: JweCallOptions }).jwe;
+    const url = requestUrl(config);
+    const method = (config.method ?? 'get').toUpperCase();
+    let converted: Headers | undefined;
+    // Converted only when needed: the common JSON call never reads them.
+    const headers = () => (converted ??= toFetchHeaders(config.headers));
+    // Without a per-call switch or a filter there is nothing to wait for.
+    const plan =
+      call === undefined && client.options.encrypt === 'all' && client.inScope(url)
+        ? { seal: true, responses: client.options.responses }
+        : await client.plan({ url, method, headers: headers() }, call);
+    if (plan.responses === 'never' && !plan.seal) return config;
+
+    const state: CallState = {
+      owner,
+      context: { method, url, sealed: false, mode: plan.responses },
+      responseType: config.responseType,
+      transformResponse: config.transformResponse,
+    };
+    if (plan.seal && config.data !== undefined && config.data !== null) {
+      const sealed = await sealData(client, config.data, headers, platform);
+      if (typeof sealed === 'string' || sealed.kind !== 'empty') {
+        config.data =
+          typeof sealed === 'string'
+            ? sealed
+            : sealed.kind === 'buffered'
+              ? sealed.body
+              : streamedUpload(config, sealed.body, platform);
+        config.headers.set('X-Encryption', 'JWE');
+        config.headers.setContentType('application/json');
+        config.headers.delete('Content-Length');
+        // The envelope is final: a transform (axios's own included) must not touch it.
+        config.transformRequest = [keep];
+        state.context.sealed = true;
+      }
+    }
+    if (plan.responses !== 'never') {
+      config.responseType = 'arraybuffer';
+      config.transformResponse = [keep];
+      (config as ConfigWithState)[CALL_STATE] = state;
+    }
+    return config;
+  };
+}

@@ -1,0 +1,144 @@
+import { Readable } from 'node:stream';
+import {
+  type CallPlan,
+  createJweClient,
+  type JweClient,
+  type JweClientOptions,
+  type ResponseContext,
+} from '@jwe-transport/client-core';
+import type { Dispatcher } from 'undici';
+import { sealJsonInline } from './inline-json.js';
+import { OpeningHandler } from './opening-handler.js';
+import { readWhenSmall, sealDispatchBody, utf8Text } from './request-body.js';
+import { fromHeaders, toHeaders } from './request-headers.js';
+import { responsePlan } from './response-plan.js';
+
+export interface JweInterceptorOptions extends Omit<JweClientOptions, 'origins'> {
+  /**
+   * The origins whose requests are sealed and whose responses are opened, such as
+   * `['https://api.example.com']`. Required: a global dispatcher sees every request the process
+   * makes, and requests to any other origin pass through untouched.
+   */
+  origins: readonly (string | URL)[];
+}
+
+function originOf(origin: Dispatcher.DispatchOptions['origin']): string | undefined {
+  if (origin === undefined || origin === null) return undefined;
+  try {
+    return new URL(String(origin)).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A controller for a request that failed before it was dispatched: there is nothing to control. */
+const DETACHED: Dispatcher.DispatchController = {
+  aborted: true,
+  paused: false,
+  reason: null,
+  abort() {},
+  pause() {},
+  resume() {},
+};
+
+/** What the core decides for a call; without a filter there is nothing to wait for. */
+function planOf(
+  client: JweClient,
+  url: string,
+  method: string,
+  headers: Headers,
+): CallPlan | Promise<CallPlan> {
+  const { encrypt, responses } = client.options;
+  return encrypt === 'all' ? { seal: true, responses } : client.plan({ url, method, headers });
+}
+
+async function dispatchSealed(
+  client: JweClient,
+  dispatch: Dispatcher.Dispatch,
+  opts: Dispatcher.DispatchOptions,
+  handler: Dispatcher.DispatchHandler,
+  url: string,
+): Promise<void> {
+  const headers = toHeaders(opts.headers);
+  const plan = await planOf(client, url, opts.method, headers);
+  const context: ResponseContext = { method: opts.method, url, sealed: false, mode: plan.responses };
+  if (!plan.seal) {
+    dispatch(
+      opts,
+      plan.responses === 'never' ? handler : new OpeningHandler(handler, responsePlan(client, context)),
+    );
+    return;
+  }
+  const small = await readWhenSmall(opts.body, headers, client.options.streamThreshold);
+  if (small !== undefined) {
+    opts = { ...opts, body: small };
+    // What fetch sends as a string arrives here as bytes: JSON text takes the synchronous path too.
+    const text = utf8Text(small);
+    const inline = text === undefined ? undefined : sealJsonInline(client, { ...opts, body: text });
+    if (inline !== undefined) {
+      context.sealed = true;
+      dispatch(inline, new OpeningHandler(handler, responsePlan(client, context)));
+      return;
+    }
+  }
+  const sealed = await sealDispatchBody(opts.body, headers, client);
+  if (sealed.kind === 'empty') {
+    dispatch(opts, new OpeningHandler(handler, responsePlan(client, context)));
+    return;
+  }
+  context.sealed = true;
+  const body =
+    sealed.kind === 'buffered'
+      ? sealed.body
+      : Readable.fromWeb(sealed.body as import('node:stream/web').ReadableStream<Uint8Array>);
+  dispatch(
+    { ...opts, body, headers: fromHeaders(sealed.headers) },
+    new OpeningHandler(handler, responsePlan(client, context)),
+  );
+}
+
+/**
+ * An undici interceptor that seals request bodies to the configured `origins` into JWE envelopes
+ * and opens their encrypted responses. Use it with `Dispatcher.compose()`:
+ *
+ * ```ts
+ * const dispatcher = new Agent().compose(jweInterceptor({ key, kid, origins: ['https://api.example.com'] }));
+ * ```
+ */
+export function jweInterceptor(options: JweInterceptorOptions): Dispatcher.DispatcherComposeInterceptor {
+  if (
+    options === null ||
+    typeof options !== 'object' ||
+    !Array.isArray(options.origins) ||
+    options.origins.length === 0
+  ) {
+    throw new TypeError(
+      'jweInterceptor: the "origins" option is required, for example { origins: ["https://api.example.com"] }: ' +
+        'a dispatcher may see every request the process makes, and only these origins are encrypted.',
+    );
+  }
+  const client = createJweClient(options);
+  const origins = client.options.origins!;
+  return (dispatch) =>
+    function jweDispatch(opts, handler) {
+      const origin = originOf(opts.origin);
+      if (origin === undefined || !origins.has(origin) || opts.upgrade || opts.method === 'CONNECT') {
+        return dispatch(opts, handler);
+      }
+      const url = origin + opts.path;
+      const inline = sealJsonInline(client, opts);
+      if (inline !== undefined) {
+        const context: ResponseContext = {
+          method: opts.method,
+          url,
+          sealed: true,
+          mode: client.options.responses,
+        };
+        return dispatch(inline, new OpeningHandler(handler, responsePlan(client, context)));
+      }
+      dispatchSealed(client, dispatch, opts, handler, url).catch((error: unknown) => {
+        handler.onResponseError?.(DETACHED, error instanceof Error ? error : new Error(String(error)));
+      });
+      return true;
+    };
+}
