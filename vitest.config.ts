@@ -7,7 +7,12 @@ const nodeMajor = Number(process.versions.node.split('.')[0]);
 // Node 20 runs report no skipped tests and CI's Node 24 pass runs them.
 export default defineConfig({
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test-vectors/*.test.ts'],
+    include: [
+      'packages/*/test/**/*.test.ts',
+      'examples/*/test/**/*.test.ts',
+      'test-vectors/*.test.ts',
+      'runtime-tests/**/*.test.ts',
+    ],
     exclude: ['**/node_modules/**', ...(nodeMajor >= 22 ? [] : ['**/*.node22.test.ts'])],
     testTimeout: 60_000,
     hookTimeout: 60_000,

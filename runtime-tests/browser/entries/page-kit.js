@@ -1,0 +1,51 @@
+// Helpers shared by the page entries. Each entry publishes `window.jweScenarios`, which the test
+// calls through Playwright with the service's address and keys, and which answers plain data.
+
+export const REGISTRATION = 'abdm/na/v1/registration/aadhaar/init';
+export const DOCS = 'mr/api/v2/docs';
+export const AADHAAR = '999941057058';
+
+/** A 70,001-byte "PDF" made in the page: every byte value, so base64 and padding are exercised. */
+export function sampleBlob() {
+  const bytes = new Uint8Array(70_001);
+  for (let at = 0; at < bytes.length; at++) bytes[at] = (at * 7 + 3) & 255;
+  bytes.set(new TextEncoder().encode('%PDF-1.4\n'));
+  return new Blob([bytes], { type: 'application/pdf' });
+}
+
+export async function sha256Hex(blob) {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer()));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** What an error looked like in the page, as data that survives the trip back to the test. */
+export function describeError(error) {
+  return {
+    name: error?.name,
+    code: error?.code,
+    status: error?.status ?? error?.response?.status,
+    message: String(error?.message ?? error),
+  };
+}
+
+/** Runs one scenario and reports its result or the error it threw. */
+export async function outcome(scenario) {
+  try {
+    return { ok: true, value: await scenario() };
+  } catch (error) {
+    return { ok: false, error: describeError(error) };
+  }
+}
+
+/** The facts every client scenario reports about the page it ran in. */
+export function pageFacts() {
+  return {
+    origin: location.origin,
+    hasProcess: typeof globalThis.process !== 'undefined',
+    hasBuffer: typeof globalThis.Buffer !== 'undefined',
+  };
+}
+
+export function publish(name, run) {
+  globalThis.jweScenarios = { name, run };
+}
