@@ -1,5 +1,5 @@
-// Helpers shared by the page entries. Each entry publishes `window.jweScenarios`, which the test
-// calls through Playwright with the service's address and keys, and which answers plain data.
+// Helpers shared by the client scenarios, which run in Chromium (bundled), Deno and Bun alike:
+// only web platform APIs here. Each scenario answers plain data that the Node test then checks.
 
 export const REGISTRATION = 'abdm/na/v1/registration/aadhaar/init';
 export const DOCS = 'mr/api/v2/docs';
@@ -37,15 +37,16 @@ export async function outcome(scenario) {
   }
 }
 
-/** The facts every client scenario reports about the page it ran in. */
+/** The facts a page reports about itself: its origin, and that no Node globals came along. */
 export function pageFacts() {
   return {
-    origin: location.origin,
+    origin: globalThis.location?.origin,
     hasProcess: typeof globalThis.process !== 'undefined',
     hasBuffer: typeof globalThis.Buffer !== 'undefined',
   };
 }
 
+/** Makes `run` callable from the test through Playwright, as `window.jweScenarios.run(config)`. */
 export function publish(name, run) {
-  globalThis.jweScenarios = { name, run };
+  globalThis.jweScenarios = { name, run: async (config) => ({ page: pageFacts(), ...(await run(config)) }) };
 }

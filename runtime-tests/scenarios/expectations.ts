@@ -75,3 +75,30 @@ export function expectServiceRefusedKey(status: number | undefined, body: ErrorB
   expect(status).toBe(400);
   expect(body?.error).toMatchObject({ type: 'jwe.decrypt.failed', code: 'ERR_JWE_DECRYPTION_FAILED' });
 }
+
+/** An answer as the codec scenarios see it: with the `X-Encryption` header the service sent. */
+export type WireAnswer<T = Record<string, unknown>> = Answer<T> & { xEncryption: string | null };
+
+/** What `scenarios/codec.js` answers, wherever it ran. */
+export interface CodecRun {
+  backend: string;
+  json: Outcome<WireAnswer>;
+  file: Outcome<WireAnswer<DocumentBody> & { sentSha256: string; sentSize: number }>;
+  error: Outcome<WireAnswer<ErrorBody>>;
+  wrongKeyRequest: Outcome<WireAnswer<ErrorBody>>;
+  wrongKeyResponse: Outcome<WireAnswer>;
+}
+
+/** Every codec scenario came out as it must: sealed both ways, errors read, wrong keys refused. */
+export async function expectCodecScenarios(run: CodecRun, service: ReferenceService): Promise<void> {
+  expectRegistration(run.json);
+  const sealed = [succeeded(run.json), succeeded(run.file), succeeded(run.error)];
+  expect(sealed.map((answer) => answer.xEncryption)).toEqual(['JWE', 'JWE', 'JWE']);
+  await expectStoredUpload(run.file, service);
+  const error = succeeded(run.error);
+  expectValidationError(error.status, error.body);
+  const refused = succeeded(run.wrongKeyRequest);
+  expectServiceRefusedKey(refused.status, refused.body);
+  expect(refused.xEncryption).toBeNull();
+  expect(run.wrongKeyResponse).toMatchObject({ ok: false, error: { code: 'ERR_JWE_DECRYPTION_FAILED' } });
+}
