@@ -102,3 +102,21 @@ export async function expectCodecScenarios(run: CodecRun, service: ReferenceServ
   expect(refused.xEncryption).toBeNull();
   expect(run.wrongKeyResponse).toMatchObject({ ok: false, error: { code: 'ERR_JWE_DECRYPTION_FAILED' } });
 }
+
+/** What the client scenarios (fetch wrapper, ky, axios) answer, wherever they ran. */
+export interface ClientRun {
+  json: Outcome<Answer>;
+  file: Outcome<Answer<DocumentBody> & { sentSha256: string; sentSize: number }>;
+  error: Outcome<Answer<ErrorBody>>;
+  wrongKeyRequest: Outcome<Answer<ErrorBody>>;
+}
+
+/** A client sealed JSON and a file, read a sealed error, and passed the service's refusal through. */
+export async function expectClientScenarios(run: ClientRun, service: ReferenceService): Promise<void> {
+  expectRegistration(run.json);
+  await expectStoredUpload(run.file, service);
+  const error = succeeded(run.error);
+  expectValidationError(error.status, error.body);
+  const refused = succeeded(run.wrongKeyRequest);
+  expectServiceRefusedKey(refused.status, refused.body);
+}

@@ -50,3 +50,16 @@ export function pageFacts() {
 export function publish(name, run) {
   globalThis.jweScenarios = { name, run: async (config) => ({ page: pageFacts(), ...(await run(config)) }) };
 }
+
+/** Runs a call that may end in an HTTP error (ky's HTTPError, axios's AxiosError) as an answer. */
+export async function answerOf(call) {
+  try {
+    return await call();
+  } catch (error) {
+    const response = error?.response;
+    if (!response) throw error;
+    // ky's error carries a fetch Response; axios's carries its parsed `data`.
+    const body = typeof response.json === 'function' ? await response.json() : response.data;
+    return { status: response.status, body };
+  }
+}

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,9 @@ export interface HeadlessChromium {
 
 /** Headless Chromium with a fresh profile that is removed on close. */
 export async function launchChromium(): Promise<HeadlessChromium> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`The browser tests need Debian's Chromium at ${CHROMIUM}: apt-get install chromium`);
+  }
   const profile = await mkdtemp(join(tmpdir(), 'jwe-chromium-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

@@ -1,0 +1,6 @@
+// Page entry: ky with @jwe-transport/ky-plugin (see scenarios/ky.js).
+import { jwe } from '@jwe-transport/ky-plugin';
+import { publish } from '../../scenarios/kit.js';
+import { runKyScenarios } from '../../scenarios/ky.js';
+
+publish('ky-plugin', (config) => runKyScenarios(jwe, config));

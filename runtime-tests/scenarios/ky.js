@@ -1,0 +1,30 @@
+// ky with the jwe plugin, as the ky plugin's README sets it up.
+import ky from 'ky';
+import { AADHAAR, answerOf, DOCS, outcome, REGISTRATION, sampleBlob, sha256Hex } from './kit.js';
+
+export async function runKyScenarios(jwe, { url, token, kid, key, wrongKey }) {
+  const base = ky.create({ prefixUrl: url, headers: { authorization: `Bearer ${token}` }, retry: 0 });
+  const api = base.extend(jwe({ key, kid }));
+  const register = (client, aadhaar) =>
+    answerOf(async () => {
+      const response = await client.post(REGISTRATION, { json: { aadhaar_number: aadhaar } });
+      return { status: response.status, body: await response.json() };
+    });
+
+  const json = await outcome(() => register(api, AADHAAR));
+  const blob = sampleBlob();
+  const file = await outcome(async () => {
+    const form = new FormData();
+    form.set('file', blob, 'discharge-summary.pdf');
+    const response = await api.post(DOCS, { body: form, searchParams: { task: 'smart' } });
+    return {
+      status: response.status,
+      body: await response.json(),
+      sentSha256: await sha256Hex(blob),
+      sentSize: blob.size,
+    };
+  });
+  const error = await outcome(() => register(api, '12'));
+  const wrongKeyRequest = await outcome(() => register(base.extend(jwe({ key: wrongKey, kid })), AADHAAR));
+  return { json, file, error, wrongKeyRequest };
+}
