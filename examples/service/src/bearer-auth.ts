@@ -3,19 +3,32 @@ import type { RequestHandler } from 'express';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
+/** The principal that owns what static `ACCESS_TOKENS` callers create. */
+export const STATIC_TOKEN_OWNER = '\0access-tokens';
+
 /**
- * Spec 5: every call carries `Authorization: Bearer <token>`. Runs before any body is read, so
- * unauthenticated uploads are refused without reading them. Tokens are compared as hashes in
- * constant time.
+ * Spec 5: every call carries `Authorization: Bearer <token>`: an access token issued by the login
+ * endpoint, or one of the operator's static tokens. Runs before any body is read, so
+ * unauthenticated uploads are refused without reading them. Static tokens are compared as hashes
+ * in constant time. The caller goes to `res.locals.clientId`.
  */
-export function bearerAuth(tokens: readonly string[]): RequestHandler {
+export function bearerAuth(
+  tokens: readonly string[],
+  issued: (token: string) => string | undefined,
+): RequestHandler {
   const accepted = tokens.map(digest);
   return (req, res, next) => {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-    const presented = match ? digest(match[1]!) : undefined;
-    if (presented && accepted.some((token) => timingSafeEqual(token, presented))) {
-      next();
-      return;
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (token !== undefined) {
+      const presented = digest(token);
+      const clientId = accepted.some((candidate) => timingSafeEqual(candidate, presented))
+        ? STATIC_TOKEN_OWNER
+        : issued(token);
+      if (clientId !== undefined) {
+        res.locals.clientId = clientId;
+        next();
+        return;
+      }
     }
     res.setHeader('WWW-Authenticate', 'Bearer realm="jwe-transport"');
     // An unread body (an upload) would otherwise have to be drained before the connection is reused.

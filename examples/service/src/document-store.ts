@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JweFile } from '@jwe-transport/express-middleware';
 
@@ -21,23 +21,43 @@ async function sha256OfFile(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Keeps uploaded documents as `<document_id>` files with a `<document_id>.json` record beside each. */
+/**
+ * Keeps uploaded documents as `<document_id>` files with a `<document_id>.json` record beside
+ * each, in a folder only the service's user can enter (0700; files 0600). Uploads arrive in
+ * `incoming/` (also 0700) and move into place only once whole.
+ */
 export class DocumentStore {
-  private readonly records = new Map<string, DocumentRecord>();
+  readonly #records = new Map<string, { owner: string; record: DocumentRecord }>();
+  readonly incomingDir: string;
 
-  constructor(readonly dir: string) {}
+  constructor(readonly dir: string) {
+    this.incomingDir = join(dir, 'incoming');
+  }
 
   async open(): Promise<this> {
-    await mkdir(this.dir, { recursive: true });
+    // mkdir's mode does not apply to folders that exist already, and the umask may widen nothing
+    // but can narrow: set the modes explicitly.
+    await mkdir(this.incomingDir, { recursive: true, mode: 0o700 });
+    await chmod(this.dir, 0o700);
+    await chmod(this.incomingDir, 0o700);
     return this;
   }
 
-  /** Takes over a file the upload handler stored in this folder. */
-  async adopt(file: JweFile, details: { task: string | null; encrypted: boolean }): Promise<DocumentRecord> {
+  /** Takes over a file the upload handler stored in `incomingDir`. */
+  async adopt(
+    file: JweFile,
+    details: { task: string | null; encrypted: boolean; owner: string },
+  ): Promise<DocumentRecord> {
     if (!file.path) throw new Error('The upload handler must store files on disk (its "dest" option).');
     const id = randomUUID();
     const path = join(this.dir, id);
-    await rename(file.path, path);
+    try {
+      await chmod(file.path, 0o600);
+      await rename(file.path, path);
+    } catch (error) {
+      await rm(file.path, { force: true });
+      throw error;
+    }
     const record: DocumentRecord = {
       document_id: id,
       task: details.task,
@@ -48,12 +68,14 @@ export class DocumentStore {
       encrypted: details.encrypted,
       received_at: new Date().toISOString(),
     };
-    await writeFile(`${path}.json`, `${JSON.stringify(record, null, 2)}\n`);
-    this.records.set(id, record);
+    await writeFile(`${path}.json`, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    this.#records.set(id, { owner: details.owner, record });
     return record;
   }
 
-  get(id: string): DocumentRecord | undefined {
-    return this.records.get(id);
+  /** The record, when `owner` uploaded it. */
+  get(id: string, owner: string): DocumentRecord | undefined {
+    const entry = this.#records.get(id);
+    return entry?.owner === owner ? entry.record : undefined;
   }
 }

@@ -38,6 +38,7 @@ beforeAll(async () => {
     port: 0,
     docsDir,
     uploadLimit: '5mb',
+    workflow: { clients: {} },
     generated: {},
   });
 });

@@ -33,6 +33,7 @@ export function documentRoutes(upload: RequestHandler, store: DocumentStore): Ro
       const record = await store.adopt(uploadedFile(req), {
         task: taskOf(req.query),
         encrypted: req.jwe?.encrypted === true,
+        owner: res.locals.clientId as string,
       });
       res.json(record);
     } catch (error) {
@@ -40,7 +41,7 @@ export function documentRoutes(upload: RequestHandler, store: DocumentStore): Ro
     }
   });
   router.get('/mr/api/v2/docs/:id', (req, res) => {
-    const record = store.get(String(req.params.id));
+    const record = store.get(String(req.params.id), res.locals.clientId as string);
     if (record) res.json(record);
     else res.status(404).json({ error: { type: 'not.found', message: 'No document with this id.' } });
   });

@@ -1,4 +1,4 @@
-import type { RequestedTemplate, SessionParams } from './params.js';
+import type { RequestedTemplate, StartRequest } from './start-request.js';
 
 /** What the service knows about one uploaded audio file. */
 export interface AudioFileRecord {
@@ -7,8 +7,6 @@ export interface AudioFileRecord {
   sha256: string;
   /** Detected from the file extension (spec 2.7). */
   contentType: string;
-  /** What the client declared for the part, if anything. */
-  declaredType: string | undefined;
 }
 
 /** One `data.output` item (spec 2.9, field notes). */
@@ -27,7 +25,7 @@ const NO_SPEECH =
 
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
-function transcript(sessionId: string, params: SessionParams, files: AudioFileRecord[]): string {
+function transcript(sessionId: string, params: StartRequest, files: AudioFileRecord[]): string {
   const lines = [NO_SPEECH, `session: ${sessionId}`, `languages: ${params.languages.join(', ')}`];
   files.forEach((file, index) => {
     lines.push(
@@ -39,7 +37,7 @@ function transcript(sessionId: string, params: SessionParams, files: AudioFileRe
 
 function clinicalNotes(
   sessionId: string,
-  params: SessionParams,
+  params: StartRequest,
   files: AudioFileRecord[],
   template: RequestedTemplate,
 ) {
@@ -50,7 +48,7 @@ function clinicalNotes(
     `_${NO_SPEECH}_`,
     '',
     `- Session: ${sessionId}`,
-    `- Mode: ${params.mode ?? 'not given'}; model: ${params.modelType ?? 'not given'}`,
+    `- Mode: ${params.mode}; transfer: ${params.transfer}; speciality: ${params.speciality ?? 'not given'}`,
     `- Languages: ${params.languages.join(', ')}`,
     `- Codification needed: ${template.codificationNeeded ? 'yes' : 'no'}`,
     '',
@@ -63,15 +61,15 @@ function clinicalNotes(
 
 function emrRecord(
   sessionId: string,
-  params: SessionParams,
+  params: StartRequest,
   files: AudioFileRecord[],
   template: RequestedTemplate,
 ) {
   return JSON.stringify({
     session_id: sessionId,
-    action: params.action,
-    mode: params.mode ?? null,
-    model_type: params.modelType ?? null,
+    mode: params.mode,
+    transfer: params.transfer,
+    speciality: params.speciality ?? null,
     languages: params.languages,
     codification_needed: template.codificationNeeded,
     files: files.map((file) => ({
@@ -92,11 +90,7 @@ function warningsFor(files: AudioFileRecord[]) {
 }
 
 /** One document per requested template, built from the files' metadata. */
-export function buildOutput(
-  sessionId: string,
-  params: SessionParams,
-  files: AudioFileRecord[],
-): OutputItem[] {
+export function buildOutput(sessionId: string, params: StartRequest, files: AudioFileRecord[]): OutputItem[] {
   const warnings = warningsFor(files);
   const allEmpty = files.every((file) => file.size === 0);
   const status: OutputItem['status'] =

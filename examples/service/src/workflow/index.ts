@@ -1,19 +1,30 @@
+import { chmod, mkdir } from 'node:fs/promises';
 import { jwe } from '@jwe-transport/express-middleware';
 import express, { type RequestHandler, Router } from 'express';
 import { authRoutes, issuedTokenAuth } from './auth-routes.js';
 import type { WorkflowConfig } from './config.js';
 import { Deliverer } from './delivery.js';
+import { EndpointPolicy } from './endpoint-policy.js';
 import { WorkflowHttpError } from './errors.js';
-import { resultRoutes } from './results.js';
-import { SessionStore } from './sessions.js';
+import { grantRoutes } from './grant-route.js';
+import { LoginLimiter } from './login-limiter.js';
+import { PolicySigner } from './storage-policy.js';
+import { storageRoutes } from './storage-route.js';
 import { SubscriptionStore, subscriptionRoutes } from './subscriptions.js';
 import { TokenIssuer } from './tokens.js';
-import { uploadRoutes } from './upload.js';
+import { transactionRoutes } from './transaction-routes.js';
+import { TransactionStore } from './transactions.js';
 
-export { type GeneratedClient, type WorkflowConfig, workflowConfigFromEnv } from './config.js';
-export type { DeliveryRecord } from './delivery.js';
+export {
+  clientsFromEnv,
+  type GeneratedClient,
+  type WorkflowConfig,
+  workflowConfigFromEnv,
+} from './config.js';
+export { COMPLETED_EVENT, type DeliveryRecord, SIGNATURE_HEADER, signature } from './delivery.js';
 export type { AudioFileRecord, OutputItem } from './documents.js';
-export type { Session } from './sessions.js';
+export { STORAGE_PATH } from './storage-policy.js';
+export type { Transaction } from './transactions.js';
 
 /** Without keys an envelope would be read as plain JSON and fail validation confusingly: say why. */
 function plainJsonOnly(parse: RequestHandler): RequestHandler {
@@ -36,56 +47,81 @@ function plainJsonOnly(parse: RequestHandler): RequestHandler {
 
 /** The transcription workflow of the reference service, with its state open to tests. */
 export interface Workflow {
-  /** Mount before the service's static bearer check: `app.use(workflow.router)`. */
+  /** Mount before the service's other routes: `app.use(workflow.router)`. */
   router: Router;
   tokens: TokenIssuer;
   subscriptions: SubscriptionStore;
-  sessions: SessionStore;
+  transactions: TransactionStore;
   deliveries: Deliverer;
+  /** The issued-token check, for other routes that want to know the calling client. */
+  auth: RequestHandler;
   /** Stops pending completions and waits for deliveries in flight. */
   close(): Promise<void>;
 }
 
 /**
- * Login and refresh (field notes), webhook subscriptions (spec 4.4), audio upload (4.5) that
- * completes a session and delivers a signed `v2rx.completed` (6), and results (4.6). It does not
+ * Login and refresh, webhook subscriptions, the four transcription steps (grant, presigned
+ * storage POST, start, status) and the signed `v2rx.completed` (field notes). It does not
  * transcribe speech: documents describe the uploaded files.
  */
-export function createWorkflow(config: WorkflowConfig): Workflow {
+export async function createWorkflow(config: WorkflowConfig): Promise<Workflow> {
   const now = config.now ?? Date.now;
-  const tokens = new TokenIssuer({
-    clients: config.clients,
-    accessTokenSeconds: config.accessTokenSeconds ?? 1800,
-    refreshTokenSeconds: config.refreshTokenSeconds ?? 86_400,
+  // Audio is kept private to the service's user, whatever the umask.
+  await mkdir(config.storageDir, { recursive: true, mode: 0o700 });
+  await chmod(config.storageDir, 0o700);
+  const tokens = new TokenIssuer(config.clients, {
+    accessSeconds: config.accessTokenSeconds ?? 1800,
+    refreshSeconds: config.refreshTokenSeconds ?? 86_400,
     now,
   });
+  const limiter = new LoginLimiter(
+    config.loginAttemptsPerMinute ?? 10,
+    new Set(Object.keys(config.clients)),
+    now,
+  );
+  const policy = new EndpointPolicy(config.webhookAllowHosts ?? []);
   const subscriptions = new SubscriptionStore();
-  const deliveries = new Deliverer(subscriptions, {
+  const deliveries = new Deliverer(subscriptions, policy, {
     shape: config.notificationShape ?? 'event',
     attempts: Math.max(1, config.deliveryAttempts ?? 3),
-    clientId: Object.keys(config.clients)[0] ?? 'client',
     log: config.log,
   });
-  const sessions = new SessionStore(config.processingMs ?? 500, (session) => deliveries.deliver(session));
+  const transactions = new TransactionStore(config.processingMs ?? 500, (transaction) =>
+    deliveries.deliver(transaction),
+  );
+  const signer = new PolicySigner(config.storageSecret);
   // JSON bodies may arrive encrypted when the service has keys, like its other APIs.
   const json: RequestHandler =
     config.keys && Object.keys(config.keys).length > 0
-      ? jwe({ keys: config.keys, limit: '16kb' })
-      : plainJsonOnly(express.json({ limit: '16kb' }));
-  const auth = issuedTokenAuth(tokens, config.staticTokens);
+      ? jwe({ keys: config.keys, limit: '64kb' })
+      : plainJsonOnly(express.json({ limit: '64kb' }));
+  const auth = issuedTokenAuth(tokens);
   const router = Router();
-  router.use(authRoutes(tokens, json));
-  router.use(subscriptionRoutes(subscriptions, auth, json));
-  router.use(uploadRoutes(sessions, auth, config.maxFileBytes ?? 200 * 2 ** 20));
-  router.use(resultRoutes(sessions, auth));
+  router.use(authRoutes(tokens, limiter, json));
+  router.use(
+    subscriptionRoutes(subscriptions, auth, json, {
+      policy,
+      maxPerClient: config.maxSubscriptionsPerClient ?? 10,
+    }),
+  );
+  router.use(
+    grantRoutes(transactions, signer, auth, {
+      now,
+      grantSeconds: config.grantSeconds ?? 3600,
+      maxFileBytes: config.maxFileBytes ?? 5 * 2 ** 30,
+    }),
+  );
+  router.use(storageRoutes(transactions, signer, { storageDir: config.storageDir, now }));
+  router.use(transactionRoutes(transactions, auth, json));
   return {
     router,
     tokens,
     subscriptions,
-    sessions,
+    transactions,
     deliveries,
+    auth,
     close: async () => {
-      sessions.close();
+      transactions.close();
       await deliveries.settled();
     },
   };

@@ -1,6 +1,7 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
-const digest = (text: string) => createHash('sha256').update(text).digest();
+// Tokens are kept only as SHA-256 digests: a memory dump or a log line never holds a usable token.
+const digest = (text: string) => createHash('sha256').update(text).digest('base64url');
 const newToken = (prefix: string) => `${prefix}${randomBytes(24).toString('base64url')}`;
 
 /** The field notes' login and refresh answer. */
@@ -11,82 +12,108 @@ export interface TokenAnswer {
   refresh_expires_in: number;
 }
 
-interface RefreshGrant {
-  accessToken: string;
+interface AccessGrant {
+  clientId: string;
+  family: string;
   expiresAt: number;
 }
 
+interface RefreshGrant {
+  clientId: string;
+  family: string;
+  accessDigest: string;
+  expiresAt: number;
+  /** Set once the token was exchanged; presenting it again means it leaked. */
+  used: boolean;
+}
+
+/** Every token descended from one login, so that a leaked refresh token can end all of them. */
+interface Family {
+  access: Set<string>;
+  refresh: Set<string>;
+  expiresAt: number;
+}
+
+export type RefreshOutcome =
+  | { ok: true; answer: TokenAnswer }
+  | { ok: false; reason: 'unknown' | 'mismatch' | 'reused' };
+
 /**
- * Issues short-lived access tokens for client credentials, rotates them on refresh (each refresh
- * token works once), and checks them. In memory; counts what happened for tests and logs.
+ * Issues access tokens for client credentials and rotates them on refresh: each refresh token
+ * works once, and presenting a used one revokes every token of its login (RFC 6819 5.2.2.3;
+ * OAuth 2.0 Security BCP, refresh token rotation). In memory, bounded by expiry sweeps.
  */
 export class TokenIssuer {
-  readonly counts = { logins: 0, failedLogins: 0, refreshes: 0, failedRefreshes: 0 };
-  readonly #clients: { id: Buffer; secret: Buffer }[];
-  readonly #access = new Map<string, number>();
+  readonly counts = { logins: 0, failedLogins: 0, refreshes: 0, failedRefreshes: 0, revokedFamilies: 0 };
+  readonly #clients: { id: string; idDigest: Buffer; secretDigest: Buffer }[];
+  readonly #access = new Map<string, AccessGrant>();
   readonly #refresh = new Map<string, RefreshGrant>();
-  readonly #accessSeconds: number;
-  readonly #refreshSeconds: number;
-  readonly #now: () => number;
+  readonly #families = new Map<string, Family>();
 
-  constructor(options: {
-    clients: Record<string, string>;
-    accessTokenSeconds: number;
-    refreshTokenSeconds: number;
-    now: () => number;
-  }) {
-    this.#clients = Object.entries(options.clients).map(([id, secret]) => ({
-      id: digest(id),
-      secret: digest(secret),
+  constructor(
+    clients: Record<string, string>,
+    private readonly options: { accessSeconds: number; refreshSeconds: number; now: () => number },
+  ) {
+    const raw = (text: string) => createHash('sha256').update(text).digest();
+    this.#clients = Object.entries(clients).map(([id, secret]) => ({
+      id,
+      idDigest: raw(id),
+      secretDigest: raw(secret),
     }));
-    this.#accessSeconds = options.accessTokenSeconds;
-    this.#refreshSeconds = options.refreshTokenSeconds;
-    this.#now = options.now;
   }
 
   /** Tokens for known client credentials; undefined otherwise (one answer for a wrong id or secret). */
-  login(clientId: unknown, clientSecret: unknown): TokenAnswer | undefined {
-    if (typeof clientId !== 'string' || typeof clientSecret !== 'string') {
-      this.counts.failedLogins++;
-      return undefined;
-    }
-    const id = digest(clientId);
-    const secret = digest(clientSecret);
+  login(clientId: string, clientSecret: string): TokenAnswer | undefined {
+    const id = createHash('sha256').update(clientId).digest();
+    const secret = createHash('sha256').update(clientSecret).digest();
     // Compare against every client so that the time taken says nothing about which part was wrong.
-    let known = false;
+    let known: string | undefined;
     for (const client of this.#clients) {
-      const idMatches = timingSafeEqual(client.id, id);
-      const secretMatches = timingSafeEqual(client.secret, secret);
-      if (idMatches && secretMatches) known = true;
+      const idMatches = timingSafeEqual(client.idDigest, id);
+      const secretMatches = timingSafeEqual(client.secretDigest, secret);
+      if (idMatches && secretMatches) known = client.id;
     }
-    if (!known) {
+    if (known === undefined) {
       this.counts.failedLogins++;
       return undefined;
     }
     this.counts.logins++;
-    return this.#issue();
+    const family = randomUUID();
+    this.#families.set(family, { access: new Set(), refresh: new Set(), expiresAt: 0 });
+    return this.#issue(known, family);
   }
 
-  /** New tokens for a live refresh token issued together with `accessToken`; the old pair stops working. */
-  refresh(accessToken: unknown, refreshToken: unknown): TokenAnswer | undefined {
-    const grant = typeof refreshToken === 'string' ? this.#refresh.get(refreshToken) : undefined;
-    if (!grant || grant.accessToken !== accessToken || this.#now() >= grant.expiresAt) {
+  /** A new pair for a live, unused refresh token issued together with `accessToken`. */
+  refresh(accessToken: string, refreshToken: string): RefreshOutcome {
+    const now = this.options.now();
+    const grant = this.#refresh.get(digest(refreshToken));
+    if (!grant || now >= grant.expiresAt) {
       this.counts.failedRefreshes++;
-      return undefined;
+      return { ok: false, reason: 'unknown' };
     }
-    this.#refresh.delete(refreshToken as string);
-    this.#access.delete(grant.accessToken);
+    if (grant.used) {
+      this.counts.failedRefreshes++;
+      this.#revokeFamily(grant.family);
+      return { ok: false, reason: 'reused' };
+    }
+    if (grant.accessDigest !== digest(accessToken)) {
+      this.counts.failedRefreshes++;
+      return { ok: false, reason: 'mismatch' };
+    }
+    grant.used = true;
+    this.#access.delete(grant.accessDigest);
     this.counts.refreshes++;
-    return this.#issue();
+    return { ok: true, answer: this.#issue(grant.clientId, grant.family) };
   }
 
-  /** Whether `token` is a live access token. */
-  accepts(token: string): boolean {
-    const expiresAt = this.#access.get(token);
-    if (expiresAt === undefined) return false;
-    if (this.#now() < expiresAt) return true;
-    this.#access.delete(token);
-    return false;
+  /** The client a live access token was issued to, or undefined. */
+  clientOf(token: string): string | undefined {
+    const key = digest(token);
+    const grant = this.#access.get(key);
+    if (grant === undefined) return undefined;
+    if (this.options.now() < grant.expiresAt) return grant.clientId;
+    this.#access.delete(key);
+    return undefined;
   }
 
   /** Ends every access token issued so far (for tests of the 401 path). */
@@ -94,25 +121,50 @@ export class TokenIssuer {
     this.#access.clear();
   }
 
-  #issue(): TokenAnswer {
-    const now = this.#now();
+  #revokeFamily(id: string): void {
+    const family = this.#families.get(id);
+    if (!family) return;
+    for (const key of family.access) this.#access.delete(key);
+    for (const key of family.refresh) this.#refresh.delete(key);
+    this.#families.delete(id);
+    this.counts.revokedFamilies++;
+  }
+
+  #issue(clientId: string, familyId: string): TokenAnswer {
+    const now = this.options.now();
     this.#sweep(now);
     const accessToken = newToken('at_');
     const refreshToken = newToken('rt_');
-    this.#access.set(accessToken, now + this.#accessSeconds * 1000);
-    this.#refresh.set(refreshToken, { accessToken, expiresAt: now + this.#refreshSeconds * 1000 });
+    const accessDigest = digest(accessToken);
+    const refreshDigest = digest(refreshToken);
+    const refreshExpiresAt = now + this.options.refreshSeconds * 1000;
+    this.#access.set(accessDigest, {
+      clientId,
+      family: familyId,
+      expiresAt: now + this.options.accessSeconds * 1000,
+    });
+    this.#refresh.set(refreshDigest, {
+      clientId,
+      family: familyId,
+      accessDigest,
+      expiresAt: refreshExpiresAt,
+      used: false,
+    });
+    const family = this.#families.get(familyId)!;
+    family.access.add(accessDigest);
+    family.refresh.add(refreshDigest);
+    family.expiresAt = refreshExpiresAt;
     return {
       access_token: accessToken,
       refresh_token: refreshToken,
-      expires_in: this.#accessSeconds,
-      refresh_expires_in: this.#refreshSeconds,
+      expires_in: this.options.accessSeconds,
+      refresh_expires_in: this.options.refreshSeconds,
     };
   }
 
-  /** Keeps memory bounded under many logins: expired grants go once the maps grow. */
+  /** Keeps memory bounded under many logins: whole expired families go once the maps grow. */
   #sweep(now: number): void {
-    if (this.#access.size + this.#refresh.size < 10_000) return;
-    for (const [token, expiresAt] of this.#access) if (now >= expiresAt) this.#access.delete(token);
-    for (const [token, grant] of this.#refresh) if (now >= grant.expiresAt) this.#refresh.delete(token);
+    if (this.#refresh.size < 10_000) return;
+    for (const [id, family] of this.#families) if (now >= family.expiresAt) this.#revokeFamily(id);
   }
 }

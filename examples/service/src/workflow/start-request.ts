@@ -1,0 +1,134 @@
+// The service's own reading of the start body (field notes, step 3), written apart from any
+// client's model so that each checks the other.
+const TEMPLATES = new Set(['clinical_notes_template', 'eka_emr_template', 'transcript_template']);
+const LANGUAGES = new Set(['en-IN', 'en-US', 'hi', 'gu', 'kn', 'ml', 'ta', 'te', 'bn', 'mr', 'pa']);
+const MODES = new Set(['dictation', 'consultation']);
+const TRANSFERS = new Set(['non-vaded', 'vaded']);
+const FILE_NAME = /^[^/\\\0]{1,255}$/;
+
+export interface RequestedTemplate {
+  templateId: string;
+  codificationNeeded: boolean;
+}
+
+export interface StartRequest {
+  mode: string;
+  transfer: string;
+  batchUrl: string;
+  files: string[];
+  languages: string[];
+  speciality: string | undefined;
+  templates: RequestedTemplate[];
+  additionalData: Record<string, unknown> | undefined;
+}
+
+/** One entry of a 422 answer, in the style of FastAPI's validation errors. */
+export interface Detail {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+const missing = (name: string): Detail => ({
+  loc: ['body', name],
+  msg: 'field required',
+  type: 'value_error.missing',
+});
+const invalid = (loc: (string | number)[], msg: string): Detail => ({
+  loc: ['body', ...loc],
+  msg,
+  type: 'value_error',
+});
+
+function oneOf(body: Record<string, unknown>, name: string, allowed: Set<string>, details: Detail[]): string {
+  const value = body[name];
+  if (value === undefined) details.push(missing(name));
+  else if (typeof value !== 'string' || !allowed.has(value))
+    details.push(invalid([name], `must be one of ${[...allowed].join(', ')}`));
+  return String(value);
+}
+
+function templatesOf(value: unknown, details: Detail[]): RequestedTemplate[] {
+  if (!Array.isArray(value) || value.length === 0) {
+    details.push(
+      invalid(['output_format_template'], 'must list at least one {template_id, codification_needed}'),
+    );
+    return [];
+  }
+  const templates = value.map((item, index) => {
+    const record = isRecord(item) ? item : {};
+    if (!TEMPLATES.has(String(record.template_id)))
+      details.push(
+        invalid(
+          ['output_format_template', index, 'template_id'],
+          `must be one of ${[...TEMPLATES].join(', ')}`,
+        ),
+      );
+    const codification = record.codification_needed ?? false;
+    if (typeof codification !== 'boolean')
+      details.push(
+        invalid(['output_format_template', index, 'codification_needed'], 'must be true or false'),
+      );
+    return { templateId: String(record.template_id), codificationNeeded: codification === true };
+  });
+  if (new Set(templates.map((item) => item.templateId)).size !== templates.length)
+    details.push(invalid(['output_format_template'], 'each template_id may be requested once'));
+  return templates;
+}
+
+/** The start body, or the list of what is missing or wrong (answered as 422 `{details}`). */
+export function parseStartRequest(body: unknown): { request: StartRequest } | { details: Detail[] } {
+  if (!isRecord(body)) return { details: [invalid([], 'must be a JSON object')] };
+  const details: Detail[] = [];
+  const mode = oneOf(body, 'mode', MODES, details);
+  const transfer = oneOf(body, 'transfer', TRANSFERS, details);
+  const batchUrl = body.batch_s3_url;
+  if (batchUrl === undefined) details.push(missing('batch_s3_url'));
+  else if (typeof batchUrl !== 'string')
+    details.push(invalid(['batch_s3_url'], 'must be uploadData.url + folderPath'));
+  const files = body.client_generated_files;
+  if (files === undefined) details.push(missing('client_generated_files'));
+  else if (
+    !Array.isArray(files) ||
+    files.length === 0 ||
+    files.length > 50 ||
+    files.some(
+      (name) => typeof name !== 'string' || !FILE_NAME.test(name) || name === '.' || name === '..',
+    ) ||
+    new Set(files).size !== files.length
+  )
+    details.push(invalid(['client_generated_files'], 'must list 1 to 50 distinct file names as uploaded'));
+  const languages = body.input_language;
+  if (languages === undefined) details.push(missing('input_language'));
+  else if (
+    !Array.isArray(languages) ||
+    languages.length === 0 ||
+    !languages.every((id) => LANGUAGES.has(String(id)))
+  )
+    details.push(invalid(['input_language'], `must list language ids among ${[...LANGUAGES].join(', ')}`));
+  if (body.output_format_template === undefined) details.push(missing('output_format_template'));
+  const templates =
+    body.output_format_template === undefined ? [] : templatesOf(body.output_format_template, details);
+  const speciality = body.speciality;
+  if (speciality !== undefined && typeof speciality !== 'string')
+    details.push(invalid(['speciality'], 'must be a string'));
+  const additionalData = body.additional_data;
+  if (additionalData !== undefined && !isRecord(additionalData))
+    details.push(invalid(['additional_data'], 'must be a JSON object'));
+  if (details.length > 0) return { details };
+  return {
+    request: {
+      mode,
+      transfer,
+      batchUrl: batchUrl as string,
+      files: files as string[],
+      languages: (languages as unknown[]).map(String),
+      speciality: speciality as string | undefined,
+      templates,
+      additionalData: additionalData as Record<string, unknown> | undefined,
+    },
+  };
+}

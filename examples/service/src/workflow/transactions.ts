@@ -1,0 +1,89 @@
+import { type AudioFileRecord, buildOutput, type OutputItem } from './documents.js';
+import type { StartRequest } from './start-request.js';
+
+/** One transaction: granted an upload folder, then started, then completed after `processingMs`. */
+export interface Transaction {
+  id: string;
+  /** The client that asked for the grant; only its tokens see the transaction. */
+  owner: string;
+  /** `folderPath` of the grant: where its files are kept in storage. */
+  folder: string;
+  state: 'granted' | 'processing' | 'completed';
+  /** Files received by the storage endpoint, by name. */
+  files: Map<string, AudioFileRecord>;
+  request: StartRequest | undefined;
+  createdAt: string;
+  completedAt: string | undefined;
+  output: OutputItem[] | undefined;
+}
+
+export type Lookup = { kind: 'none' } | { kind: 'foreign' } | { kind: 'own'; transaction: Transaction };
+
+/** Transaction ids are one path segment of the storage folder, so they are kept to safe characters. */
+export const TXN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** Transactions in memory; each started one completes after `processingMs` and then calls `onComplete`. */
+export class TransactionStore {
+  readonly #items = new Map<string, Transaction>();
+  readonly #timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly processingMs: number,
+    private readonly onComplete: (transaction: Transaction) => void,
+  ) {}
+
+  lookup(id: string, owner: string): Lookup {
+    const transaction = this.#items.get(id);
+    if (!transaction) return { kind: 'none' };
+    return transaction.owner === owner ? { kind: 'own', transaction } : { kind: 'foreign' };
+  }
+
+  /** Any client's transaction by id, for the storage endpoint (whose caller is the signed policy). */
+  get(id: string): Transaction | undefined {
+    return this.#items.get(id);
+  }
+
+  create(id: string, owner: string): Transaction {
+    const transaction: Transaction = {
+      id,
+      owner,
+      folder: `${id}/`,
+      state: 'granted',
+      files: new Map(),
+      request: undefined,
+      createdAt: new Date().toISOString(),
+      completedAt: undefined,
+      output: undefined,
+    };
+    this.#items.set(id, transaction);
+    return transaction;
+  }
+
+  start(transaction: Transaction, request: StartRequest): void {
+    transaction.request = request;
+    transaction.state = 'processing';
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      this.complete(transaction.id);
+    }, this.processingMs);
+    this.#timers.add(timer);
+  }
+
+  /** Completes a transaction now (also what the timer does). */
+  complete(id: string): Transaction | undefined {
+    const transaction = this.#items.get(id);
+    if (!transaction?.request || transaction.state !== 'processing') return transaction;
+    const files = transaction.request.files.map((name) => transaction.files.get(name)!);
+    transaction.output = buildOutput(id, transaction.request, files);
+    transaction.state = 'completed';
+    transaction.completedAt = new Date().toISOString();
+    this.onComplete(transaction);
+    return transaction;
+  }
+
+  /** Stops pending completions (on shutdown). */
+  close(): void {
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+  }
+}
