@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { corsForOrigins } from '../../examples/service/src/cors.js';
-import { createServiceApp, DocumentStore, newSharedKey } from '../../examples/service/src/index.js';
+import {
+  configFromEnv,
+  type DocumentStore,
+  newSharedKey,
+  startService,
+} from '../../examples/service/src/index.js';
 
-/** What a client needs to reach the running reference service, and what it must not know. */
+/** What a client needs to reach the running reference service, and a key it must not have. */
 export interface ServiceAccess {
   url: string;
   token: string;
@@ -23,8 +25,8 @@ export interface ReferenceService extends ServiceAccess {
 }
 
 /**
- * The reference service (examples/service) on 127.0.0.1, port 0, with fresh keys and token, and
- * CORS for `corsOrigins` in front of it.
+ * The reference service (examples/service) on 127.0.0.1, port 0, with a fresh key and token and
+ * CORS for `corsOrigins`, configured through the environment variables its README documents.
  */
 export async function startReferenceService(corsOrigins: readonly string[] = []): Promise<ReferenceService> {
   const docsDir = await mkdtemp(join(tmpdir(), 'jwe-runtime-docs-'));
@@ -34,25 +36,22 @@ export async function startReferenceService(corsOrigins: readonly string[] = [])
     key: newSharedKey(),
     wrongKey: newSharedKey(),
   };
-  const store = await new DocumentStore(docsDir).open();
-  const app = createServiceApp(
-    { keys: { [access.kid]: access.key }, tokens: [access.token], uploadLimit: '5mb' },
-    store,
+  const service = await startService(
+    configFromEnv({
+      JWE_KEYS: `${access.kid}:${access.key}`,
+      ACCESS_TOKENS: access.token,
+      PORT: '0',
+      DOCS_DIR: docsDir,
+      UPLOAD_LIMIT: '5mb',
+      CORS_ORIGINS: corsOrigins.join(','),
+    }),
   );
-  const cors = corsForOrigins(corsOrigins);
-  const server = createServer((req, res) => cors(req, res, () => app(req, res)));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
   return {
     ...access,
-    url: `http://127.0.0.1:${port}`,
-    store,
+    url: service.url,
+    store: service.store,
     close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await service.close();
       await rm(docsDir, { recursive: true, force: true });
     },
   };
