@@ -1,0 +1,86 @@
+/**
+ * `@jwe-transport/hono-middleware`: Hono 4 middleware for JWE (dir + A128CBC-HS256) encrypted
+ * request bodies and answers, on every runtime Hono runs on.
+ * @packageDocumentation
+ */
+import {
+  errorResponse,
+  isJweHttpError,
+  type JweRequestInfo,
+  JweServer,
+  type JweServerOptions,
+  openRequest,
+  sealResponse,
+} from '@jwe-transport/server-core';
+import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
+
+export {
+  type ErrorBody,
+  isJweHttpError,
+  JweHttpError,
+  type JweHttpErrorCode,
+  type JweHttpErrorType,
+  type JweRequestInfo,
+  type JweServerOptions,
+  type KeysOption,
+  type ResponseEncryption,
+  readFilePayload,
+  type SizeLimit,
+} from '@jwe-transport/server-core';
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Set by `@jwe-transport/hono-middleware`: what it did with this request. */
+    jwe: JweRequestInfo;
+  }
+}
+
+/** Options of `jwe()`: those of the server core (keys, limit, responses, strictJson, ...). */
+export type JweHonoOptions = JweServerOptions;
+
+/** Replaces the answer outright: Hono's setter would otherwise copy the old answer's headers (its length) onto it. */
+function replaceResponse(c: Context, response: Response): void {
+  c.res = undefined as unknown as Response;
+  c.res = response;
+}
+
+/**
+ * `app.use(jwe({ keys: { 'kid-1': sharedKey } }))`: an `X-Encryption: JWE` body reaches handlers
+ * decrypted (`await c.req.json()` is the plaintext, checked strictly), JSON answers to it leave
+ * sealed under the same kid, errors included, and plain requests pass through.
+ * `c.get('jwe')` says what happened.
+ */
+export function jwe(options: JweHonoOptions | JweServer): MiddlewareHandler {
+  const server = options instanceof JweServer ? options : new JweServer(options);
+  return async (c, next) => {
+    let exchange: Awaited<ReturnType<typeof openRequest>>;
+    try {
+      exchange = await openRequest(server, c.req.raw);
+    } catch (error) {
+      return errorResponse(server, error);
+    }
+    c.req.raw = exchange.request;
+    c.set('jwe', exchange.info);
+    await next();
+    // A JweHttpError thrown by a handler (reading an upload, say) answers as the middleware's own would.
+    const response = isJweHttpError(c.error) ? await errorResponse(server, c.error) : c.res;
+    replaceResponse(c, await sealResponse(server, response, exchange));
+  };
+}
+
+/**
+ * An `app.onError` handler that answers every error as `{"error": {"type", "code", "message"}}`
+ * with its status (messages of 5xx hidden), logging 5xx to stderr. Use it so that route errors
+ * look like the middleware's own; answers to encrypted requests are still sealed by `jwe()`.
+ */
+export function jweErrorHandler(
+  options: { onError?: (error: unknown, c: Context) => void } = {},
+): ErrorHandler {
+  const server = new JweServer({ keys: () => undefined, responses: 'never' });
+  const report = options.onError ?? ((error: unknown) => console.error(error));
+  return async (error, c) => {
+    const response = await errorResponse(server, error);
+    if (response.status >= 500) report(error, c);
+    return response;
+  };
+}

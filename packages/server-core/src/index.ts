@@ -1,0 +1,32 @@
+/**
+ * `@jwe-transport/server-core`: JWE (dir + A128CBC-HS256) for servers, on Web `Request` and
+ * `Response` with no framework. The Fastify and Hono adapters are built on it.
+ * @packageDocumentation
+ */
+
+export { carriesBody, isEncryptedHeader, isJsonType } from './encryption-header.js';
+export { type ErrorBody, errorBody, statusOf } from './error-body.js';
+export {
+  isJweHttpError,
+  JweHttpError,
+  type JweHttpErrorCode,
+  type JweHttpErrorType,
+  toHttpError,
+} from './errors.js';
+export { fileFromPayload, isStrictBase64 } from './file-payload.js';
+export { JweServer, type Opened, type OpenedEnvelope } from './jwe-server.js';
+export type { KeysOption, ResponseKey } from './keys.js';
+export { parseLimit, type SizeLimit } from './limit.js';
+export type { JweServerOptions, ResolvedOptions, ResponseEncryption } from './options.js';
+export { type HeaderValue, readRequestBody, refuseEarly } from './read-body.js';
+export type { JweRequestInfo } from './request-info.js';
+export { parsePlaintextJson } from './strict-json.js';
+export {
+  errorResponse,
+  jweInfo,
+  openRequest,
+  readFilePayload,
+  sealResponse,
+  type WebExchange,
+} from './web.js';
+export { type WithJweOptions, withJwe } from './with-jwe.js';

@@ -1,0 +1,92 @@
+import { type DecryptResult, decryptDetailed, encrypt } from '@jwe-transport/codec';
+import { encryptionRequired, noResponseKey, toHttpError } from './errors.js';
+import { keyForKid, type RecordingResolver, type ResponseKey, recordingResolver } from './keys.js';
+import { type JweServerOptions, type ResolvedOptions, resolveOptions } from './options.js';
+import { type JweRequestInfo, PLAIN_INFO } from './request-info.js';
+import { parsePlaintextJson } from './strict-json.js';
+
+/** An opened request: what happened to it, and the key its answers are sealed with (if any). */
+export interface Opened {
+  readonly info: JweRequestInfo;
+  /** Internal to adapters: never hand it to route handlers. */
+  readonly responseKey: ResponseKey | undefined;
+}
+
+/** The result of opening an envelope: the authenticated plaintext beside the request's state. */
+export interface OpenedEnvelope extends Opened {
+  readonly plaintext: Uint8Array;
+}
+
+/**
+ * The framework-free engine every adapter shares: opens envelopes, decides how answers are
+ * sealed and seals them. It works on bytes; `withJwe` and the adapters feed it from their own
+ * request objects.
+ */
+export class JweServer {
+  readonly options: ResolvedOptions;
+
+  constructor(options: JweServerOptions) {
+    this.options = resolveOptions(options);
+  }
+
+  /** Decrypts an envelope (object, JSON text or body bytes). Failures are `JweHttpError`s. */
+  async openEnvelope(body: Uint8Array | string | object): Promise<OpenedEnvelope> {
+    const recorder = recordingResolver(this.options.resolver);
+    let result: DecryptResult;
+    try {
+      result = await decryptDetailed(body as Uint8Array, recorder.resolve, {
+        missingProtected: this.options.missingProtected,
+      });
+    } catch (error) {
+      throw toHttpError(error);
+    }
+    return { ...this.opened(result, recorder), plaintext: result.plaintext };
+  }
+
+  /** The state of a request whose envelope authenticated with the key `recorder` handed out. */
+  opened(
+    result: Pick<DecryptResult, 'kid' | 'header' | 'headerSource'>,
+    recorder: RecordingResolver,
+  ): Opened {
+    const used = recorder.used;
+    if (!used) throw noResponseKey();
+    const encryptsResponse = this.options.responses !== 'never';
+    return {
+      info: {
+        encrypted: true,
+        kid: result.kid,
+        header: result.header ?? used.header,
+        headerSource: result.headerSource,
+        encryptsResponse,
+      },
+      responseKey: encryptsResponse ? { key: used.key, kid: result.kid } : undefined,
+    };
+  }
+
+  /** A plain request: refused when encryption is required and it has a body; sealed answers with `'always'`. */
+  async openPlain(hasBody: boolean): Promise<Opened> {
+    if (hasBody && this.options.requireEncryption) throw encryptionRequired();
+    if (this.options.responses !== 'always') return PLAIN_INFO_ONLY;
+    const kid = this.options.responseKid;
+    const key = await keyForKid(this.options.resolver, kid);
+    if (key === undefined) throw noResponseKey();
+    return { info: { ...PLAIN_INFO, encryptsResponse: true }, responseKey: { key, kid } };
+  }
+
+  /** The decrypted body as JSON, strictly unless `strictJson: false`. */
+  parseJson(plaintext: Uint8Array): unknown {
+    return parsePlaintextJson(plaintext, this.options.strictJson);
+  }
+
+  /** Seals an answer body under the request's key and kid: the envelope's JSON text. */
+  async seal(body: Uint8Array | string, key: ResponseKey): Promise<string> {
+    return JSON.stringify(await encrypt(body, key.key, key.kid === undefined ? {} : { kid: key.kid }));
+  }
+
+  /** Whether answers may differ by `X-Encryption`, so caches must keep them apart. */
+  get variesByEncryption(): boolean {
+    return this.options.responses === 'auto';
+  }
+}
+
+const PLAIN_INFO_ONLY: Opened = Object.freeze({ info: PLAIN_INFO, responseKey: undefined });

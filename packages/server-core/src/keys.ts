@@ -1,0 +1,86 @@
+import {
+  ALG,
+  ENC,
+  isJweError,
+  type JoseHeader,
+  type KeyInput,
+  type KeyResolver,
+  keyring,
+} from '@jwe-transport/codec';
+
+/** Keys by kid (`{ kid: sharedKey }`) or a resolver function, sync or async, for rotation. */
+export type KeysOption = Readonly<Record<string, KeyInput>> | KeyResolver;
+
+/** Says which kid's key is wrong and how, without ever showing the key itself. */
+function checkKey(kid: string, key: unknown): void {
+  if (key === undefined || key === null) {
+    throw new TypeError(`jwe: kid '${kid}': the key is ${key}; is the environment variable set?`);
+  }
+  if (key === '')
+    throw new TypeError(`jwe: kid '${kid}': the key is empty; is the environment variable set?`);
+  try {
+    keyring({ [kid]: key as KeyInput });
+  } catch (error) {
+    if (!isJweError(error)) throw error;
+    throw new TypeError(`jwe: kid '${kid}': ${error.message}`);
+  }
+}
+
+export function toResolver(keys: KeysOption, defaultKid: string | undefined): KeyResolver {
+  if (typeof keys === 'function') return keys;
+  if (keys === null || typeof keys !== 'object' || Object.keys(keys).length === 0) {
+    throw new TypeError(
+      'jwe: the "keys" option must be a non-empty { kid: sharedKey } map or a resolver function.',
+    );
+  }
+  for (const [kid, key] of Object.entries(keys)) checkKey(kid, key);
+  const entries = new Map(Object.entries(keys));
+  if (defaultKid !== undefined && !entries.has(defaultKid)) {
+    throw new TypeError(`jwe: "defaultKid" '${defaultKid}' is not one of the kids in "keys".`);
+  }
+  const fallback = defaultKid ?? (entries.size === 1 ? [...entries.keys()][0] : undefined);
+  return (kid) => {
+    const chosen = kid ?? fallback;
+    return chosen === undefined ? undefined : entries.get(chosen);
+  };
+}
+
+/** The key that opened a request, kept to seal its answer; never reachable from handlers. */
+export interface ResponseKey {
+  key: KeyInput;
+  kid: string | undefined;
+}
+
+/** A resolver that also remembers which key it handed out, so the answer uses the same key. */
+export interface RecordingResolver {
+  resolve: KeyResolver;
+  readonly used: { key: KeyInput; kid: string | undefined; header: JoseHeader } | undefined;
+}
+
+export function recordingResolver(resolver: KeyResolver): RecordingResolver {
+  let used: RecordingResolver['used'];
+  return {
+    // Stays synchronous for synchronous resolvers (key maps): no promise per request.
+    resolve: (kid, header) => {
+      const record = (key: KeyInput | undefined) => {
+        if (key !== undefined) used = { key, kid, header };
+        return key;
+      };
+      const key = resolver(kid, header);
+      return key instanceof Promise ? key.then(record) : record(key);
+    },
+    get used() {
+      return used;
+    },
+  };
+}
+
+const ASSUMED_HEADER: JoseHeader = { alg: ALG, enc: ENC };
+
+/** The key for a kid outside any envelope: answers to plain requests (`responses: 'always'`). */
+export async function keyForKid(
+  resolver: KeyResolver,
+  kid: string | undefined,
+): Promise<KeyInput | undefined> {
+  return resolver(kid, kid === undefined ? ASSUMED_HEADER : { ...ASSUMED_HEADER, kid });
+}

@@ -1,0 +1,14 @@
+/**
+ * `@jwe-transport/server-core/node`: the Node.js-only parts, for large encrypted uploads
+ * streamed to disk through the codec's streaming decryptor.
+ * @packageDocumentation
+ */
+export { EnvelopeGuard, type GuardLimits } from './node/envelope-guard.js';
+export {
+  DEFAULT_UPLOAD_LIMIT,
+  type ReceivedFile,
+  type ReceivedUpload,
+  type ReceiveFileOptions,
+  receiveEncryptedFile,
+  type UploadHeaders,
+} from './node/receive-file.js';

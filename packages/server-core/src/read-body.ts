@@ -1,0 +1,52 @@
+import { encodingUnsupported, requestAborted, tooLarge } from './errors.js';
+
+/** Header access that fits both Web `Headers` and Node's `IncomingHttpHeaders`. */
+export type HeaderValue = string | readonly string[] | null | undefined;
+
+/**
+ * What can be refused before reading a byte: a compressed body and a declared length over the
+ * limit. Callers close the connection after such an answer, so a huge upload is not drained.
+ */
+export function refuseEarly(contentEncoding: HeaderValue, contentLength: HeaderValue, limit: number): void {
+  const encoding = (typeof contentEncoding === 'string' ? contentEncoding : 'identity').trim().toLowerCase();
+  if (encoding !== 'identity' && encoding !== '') throw encodingUnsupported(encoding);
+  if (typeof contentLength === 'string') {
+    const length = Number(contentLength);
+    if (Number.isSafeInteger(length) && length > limit) throw tooLarge(limit, length);
+  }
+}
+
+function concat(chunks: Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
+/** Reads a Web `Request` body into memory, failing with 413 as soon as it passes `limit`. */
+export async function readRequestBody(request: Request, limit: number): Promise<Uint8Array> {
+  refuseEarly(request.headers.get('content-encoding'), request.headers.get('content-length'), limit);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    let step: ReadableStreamReadResult<Uint8Array>;
+    try {
+      step = await reader.read();
+    } catch {
+      throw requestAborted();
+    }
+    if (step.done) return concat(chunks, total);
+    total += step.value.length;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit, total);
+    }
+    chunks.push(step.value);
+  }
+}
