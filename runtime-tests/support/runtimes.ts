@@ -1,6 +1,7 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 /** Deno and Bun, each from its npm package (devDependencies of runtime-tests). */
@@ -34,6 +35,16 @@ function commandLine(runtime: RuntimeName, script: string, options: RunOptions):
   return ['run', '--quiet', '--no-prompt', '--allow-read', ...net, ...condition, script, ...args];
 }
 
+/** A small environment: no update checks, no colour codes in what the test reads. */
+function runtimeEnv(): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? root,
+    NO_COLOR: '1',
+    DENO_NO_UPDATE_CHECK: '1',
+  };
+}
+
 /**
  * Runs `script` (a path under runtime-tests/) with `runtime`, from the runtime-tests folder so that
  * packages resolve through its node_modules, and parses the JSON the script prints.
@@ -49,11 +60,53 @@ export function runScript<T>(runtime: RuntimeName, script: string, options: RunO
     execFile(
       BINARIES[runtime],
       commandLine(runtime, script, options),
-      { cwd: root, env, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+      { cwd: root, env: runtimeEnv(), timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`${runtime} ${script} failed: ${error.message}\n${stderr}`));
         else resolve(JSON.parse(stdout) as T);
       },
     );
+  });
+}
+
+/** A server a runtime runs: where it listens, and how to stop it. */
+export interface RuntimeServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `script` under `runtime` as a server. The script prints `{"port": N}` once it listens on
+ * 127.0.0.1 and exits when its standard input closes, which `stop()` does.
+ */
+export function startRuntimeServer(
+  runtime: RuntimeName,
+  script: string,
+  options: RunOptions = {},
+): Promise<RuntimeServer> {
+  const child = spawn(BINARIES[runtime], commandLine(runtime, script, { ...options, loopback: true }), {
+    cwd: root,
+    env: runtimeEnv(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    child.stdin.end();
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => {
+      const { port } = JSON.parse(line) as { port: number };
+      resolve({ url: `http://127.0.0.1:${port}`, stop });
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`${runtime} ${script} exited (${code}) before listening:\n${stderr}`)),
+    );
+    child.once('error', reject);
   });
 }
