@@ -7,18 +7,23 @@
 export { carriesBody, isEncryptedHeader, isJsonType } from './encryption-header.js';
 export { type ErrorBody, errorBody, statusOf } from './error-body.js';
 export {
+  encryptionRequired,
+  headerInvalid,
   isJweHttpError,
   JweHttpError,
   type JweHttpErrorCode,
   type JweHttpErrorType,
+  requestAborted,
   toHttpError,
+  tooLarge,
+  uploadInvalid,
 } from './errors.js';
 export { fileFromPayload, isStrictBase64 } from './file-payload.js';
 export { JweServer, type Opened, type OpenedEnvelope } from './jwe-server.js';
 export type { KeysOption, ResponseKey } from './keys.js';
 export { parseLimit, type SizeLimit } from './limit.js';
 export type { JweServerOptions, ResolvedOptions, ResponseEncryption } from './options.js';
-export { type HeaderValue, readRequestBody, refuseEarly } from './read-body.js';
+export { type HeaderValue, readAll, readRequestBody, refuseEarly } from './read-body.js';
 export type { JweRequestInfo } from './request-info.js';
 export { parsePlaintextJson } from './strict-json.js';
 export {

@@ -50,3 +50,26 @@ export async function readRequestBody(request: Request, limit: number): Promise<
     chunks.push(step.value);
   }
 }
+
+/**
+ * Reads a Node stream (or any async iterable of bytes) into memory, failing with 413 as soon as
+ * it passes `limit`. A refused stream is left unread, not destroyed, so the error can still be
+ * answered; the caller closes the connection after it.
+ */
+export async function readAll(source: AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const iterator = source[Symbol.asyncIterator]();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    let step: IteratorResult<Uint8Array>;
+    try {
+      step = await iterator.next();
+    } catch {
+      throw requestAborted();
+    }
+    if (step.done) return concat(chunks, total);
+    total += step.value.length;
+    if (total > limit) throw tooLarge(limit, total);
+    chunks.push(step.value);
+  }
+}

@@ -1,0 +1,118 @@
+import { backendName, decrypt, encrypt, encryptSync, isJweError } from '@jwe-transport/codec';
+import { asEnvelope } from './envelope-detect.js';
+import { requestKey } from './keys.js';
+import { type OpenedBody, type ResponseContext, type ResponseHead, ResponseOpener } from './open-response.js';
+import {
+  type JweCallOptions,
+  type JweClientOptions,
+  type RequestHead,
+  type ResolvedClientOptions,
+  type ResponseMode,
+  resolveClientOptions,
+} from './options.js';
+import { BodySealer, type SealableBody, type SealedBody } from './seal-body.js';
+import { envelopeHeaders } from './sealed-headers.js';
+
+/** What one call does, after the client's options and the call's own switch are combined. */
+export interface CallPlan {
+  /** Seal the request body (if it has one). */
+  seal: boolean;
+  /** How to read the response; `'never'` for calls out of scope or opted out. */
+  responses: ResponseMode;
+}
+
+/**
+ * Everything an HTTP adapter needs, with no HTTP library behind it. Build one per configuration
+ * with {@link createJweClient} and keep it: it checks the options once and caches nothing secret
+ * beyond what the codec caches.
+ */
+export interface JweClient {
+  readonly options: ResolvedClientOptions;
+  /** Whether `url` is one of the configured `origins` (always true without `origins`). */
+  inScope(url: string | URL): boolean;
+  /** What to do with one call: origins, the per-call switch, then the `encrypt` filter. */
+  plan(request: RequestHead, call?: JweCallOptions): Promise<CallPlan>;
+  /** Seals a body (see `BodySealer.seal`); `kind: 'empty'` when there is none. */
+  seal(body: SealableBody, headers?: HeadersInit): Promise<SealedBody>;
+  /** Seals JSON text as it is. */
+  sealJson(text: string | Uint8Array, headers?: HeadersInit): Promise<SealedBody>;
+  /**
+   * The envelope text of JSON text, synchronously, or `undefined` where that is impossible (a key
+   * resolver, or the WebCrypto build). For serializers that cannot wait, such as ky's `stringifyJson`.
+   */
+  sealJsonSync(text: string): string | undefined;
+  /**
+   * For retries: the same plaintext sealed again under a fresh IV. `envelope` must be one this
+   * client sealed; anything else is returned as it is (never wrapped twice).
+   */
+  reseal(envelope: string | Uint8Array, headers?: HeadersInit): Promise<SealedBody>;
+  /** Whether a response's body must be read to apply the response policy. */
+  needsBody(head: { status: number; headers: Headers }, context: ResponseContext): boolean;
+  /** Decrypts a body already read (axios, undici); throws `JweResponseError` when it fails closed. */
+  openBody(body: Uint8Array, head: ResponseHead, context: ResponseContext): Promise<OpenedBody>;
+  /** Decrypts a fetch `Response` into a genuine `Response`, or hands it back as it is. */
+  openResponse(response: Response, context: ResponseContext): Promise<Response>;
+}
+
+function originOf(url: string | URL): string | undefined {
+  try {
+    const base = (globalThis as { location?: { href?: string } }).location?.href;
+    return new URL(String(url), base).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Builds the client core for one set of options; see {@link JweClientOptions}. */
+export function createJweClient(options: JweClientOptions): JweClient {
+  const resolved = resolveClientOptions(options);
+  const sealer = new BodySealer(resolved);
+  const opener = new ResponseOpener(resolved);
+  const kidOption = resolved.kid === undefined ? {} : { kid: resolved.kid };
+  const staticKey = typeof resolved.key === 'function' ? undefined : resolved.key;
+  const syncSealing = backendName === 'node' && staticKey !== undefined;
+
+  const inScope = (url: string | URL): boolean => {
+    if (resolved.origins === undefined) return true;
+    const origin = originOf(url);
+    return origin !== undefined && resolved.origins.has(origin);
+  };
+
+  return {
+    options: resolved,
+    inScope,
+    async plan(request, call) {
+      if (call === false || !inScope(request.url)) return { seal: false, responses: 'never' };
+      const responses = call?.response ?? resolved.responses;
+      let seal = call?.request ?? true;
+      if (seal && resolved.encrypt !== 'all') seal = await resolved.encrypt(request);
+      return { seal, responses };
+    },
+    seal: (body, headers) => sealer.seal(body, headers),
+    sealJson: (text, headers) => sealer.sealJson(text, headers),
+    sealJsonSync(text) {
+      if (!syncSealing) return undefined;
+      return JSON.stringify(encryptSync(text, staticKey!, kidOption));
+    },
+    async reseal(envelope, headers) {
+      const bytes = typeof envelope === 'string' ? new TextEncoder().encode(envelope) : envelope;
+      // Not an envelope at all: a plaintext that still has to be sealed, never sent as it is.
+      if (asEnvelope(bytes) === undefined) return sealer.sealJson(bytes, headers);
+      const key = await requestKey(resolved);
+      let plaintext: Uint8Array;
+      try {
+        plaintext = await decrypt(bytes, key, { missingProtected: resolved.missingProtected });
+      } catch (error) {
+        if (!isJweError(error)) throw error;
+        // The caller's own envelope under another key: it goes out as the caller made it.
+        const body = new TextDecoder().decode(bytes);
+        return { kind: 'buffered', payload: 'json', headers: envelopeHeaders(headers), body };
+      }
+      const body = JSON.stringify(await encrypt(plaintext, key, kidOption));
+      return { kind: 'buffered', payload: 'json', headers: envelopeHeaders(headers), body };
+    },
+    needsBody: (head, context) => opener.needsBody(head, context),
+    openBody: (body, head, context) => opener.openBody(body, head, context),
+    openResponse: (response, context) => opener.openResponse(response, context),
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Decrypted responses are genuine `Response` objects built from the plaintext: every native
+ * method, `clone()`, `body` and `new Response(res.body)` behave. What sets them apart is recorded
+ * here (for {@link wasDecrypted}) and in the `X-JWE-Decrypted` header.
+ */
+
+/** Added to every decrypted response; its value is the response envelope's kid, or `true` without one. */
+export const DECRYPTED_HEADER = 'x-jwe-decrypted';
+
+/** What the core knows about a response it decrypted. */
+export interface DecryptionInfo {
+  /** The response envelope's key id, if it named one. */
+  kid: string | undefined;
+  /** Which protected header the tag covered (see the codec's `HeaderSource`). */
+  headerSource: string;
+}
+
+const decrypted = new WeakMap<Response, DecryptionInfo>();
+
+/** Headers that describe the envelope rather than the plaintext. */
+const ENVELOPE_ONLY_HEADERS = ['content-length', 'content-encoding', 'x-encryption'];
+
+/** True when `response` is one the core decrypted (or a clone of one). A server cannot fake this. */
+export function wasDecrypted(response: Response): boolean {
+  return decrypted.has(response);
+}
+
+/** How `response` was decrypted, or `undefined` when it was not. */
+export function decryptionInfo(response: Response): DecryptionInfo | undefined {
+  return decrypted.get(response);
+}
+
+/** The headers of a decrypted response: the envelope's, minus what described the envelope. */
+export function decryptedHeaders(envelopeHeaders: Headers, info: DecryptionInfo): Headers {
+  const headers = new Headers(envelopeHeaders);
+  for (const name of ENVELOPE_ONLY_HEADERS) headers.delete(name);
+  const contentType = headers.get('content-type');
+  if (contentType === null || contentType.toLowerCase().includes('jose')) {
+    headers.set('content-type', 'application/json');
+  }
+  headers.set(DECRYPTED_HEADER, info.kid ?? 'true');
+  return headers;
+}
+
+/** Where the envelope came from; a constructed Response would otherwise report an empty url. */
+interface Origin {
+  url: string;
+  redirected: boolean;
+}
+
+function nativeClone(this: Response): Response {
+  const copy = Response.prototype.clone.call(this);
+  return register(copy, decrypted.get(this)!, { url: this.url, redirected: this.redirected });
+}
+
+function register(response: Response, info: DecryptionInfo, origin: Origin): Response {
+  // Own properties over the prototype's getters: the object stays a plain native Response.
+  Object.defineProperties(response, {
+    url: { value: origin.url, enumerable: true },
+    redirected: { value: origin.redirected, enumerable: true },
+    clone: { value: nativeClone, writable: true, configurable: true },
+  });
+  decrypted.set(response, info);
+  return response;
+}
+
+/** A genuine Response carrying `plaintext`, with the envelope response's status and headers. */
+export function decryptedResponse(
+  plaintext: Uint8Array,
+  envelope: { status: number; statusText: string; headers: Headers; url: string; redirected: boolean },
+  info: DecryptionInfo,
+): Response {
+  const response = new Response(plaintext as Uint8Array<ArrayBuffer>, {
+    status: envelope.status,
+    statusText: envelope.statusText,
+    headers: decryptedHeaders(envelope.headers, info),
+  });
+  return register(response, info, envelope);
+}

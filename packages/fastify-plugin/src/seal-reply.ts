@@ -1,0 +1,49 @@
+import { carriesBody, isJsonType, type JweServer } from '@jwe-transport/server-core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { openedOf } from './state.js';
+
+const ENCRYPT_FAILED_BODY = JSON.stringify({
+  error: {
+    type: 'jwe.encrypt.failed',
+    code: 'ERR_JWE_ENCRYPT_FAILED',
+    message: 'The server could not encrypt its answer.',
+  },
+});
+
+function addVary(reply: FastifyReply): void {
+  const vary = reply.getHeader('vary');
+  if (vary === undefined) reply.header('vary', 'X-Encryption');
+  else if (!/(^|,)\s*(x-encryption|\*)\s*(,|$)/i.test(String(vary)))
+    reply.header('vary', `${vary}, X-Encryption`);
+}
+
+/**
+ * The `onSend` hook: JSON answers to encrypted requests (errors included) leave as envelopes
+ * under the request's key and kid. Streams and non-JSON answers are left alone. If sealing
+ * fails the answer is a generic 500, never the plaintext.
+ */
+export function sealReplies(server: JweServer) {
+  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+    if (server.variesByEncryption) addVary(reply);
+    const key = openedOf(request)?.responseKey;
+    if (
+      !key ||
+      !(typeof payload === 'string' || payload instanceof Uint8Array) ||
+      !carriesBody(reply.statusCode) ||
+      !isJsonType(reply.getHeader('content-type') as string | undefined)
+    ) {
+      return payload;
+    }
+    try {
+      const envelope = await server.seal(payload, key);
+      reply.header('x-encryption', 'JWE');
+      reply.header('content-type', 'application/json; charset=utf-8');
+      reply.removeHeader('etag');
+      return envelope;
+    } catch {
+      reply.code(500);
+      reply.removeHeader('x-encryption');
+      return ENCRYPT_FAILED_BODY;
+    }
+  };
+}

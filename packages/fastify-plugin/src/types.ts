@@ -1,0 +1,64 @@
+import type { JweRequestInfo, JweServerOptions, SizeLimit } from '@jwe-transport/server-core';
+
+/** The uploaded file, shaped like multer's `req.file` (and the Express middleware's). */
+export interface JweFile {
+  /** The multipart field (or envelope member, `file`) it came in. */
+  fieldname: string;
+  /** The client's file name; multipart only, since the encrypted form carries none. */
+  originalname?: string;
+  /** The multipart part's transfer encoding; multipart only. */
+  encoding?: string;
+  /** The type the client declared (multipart), or `application/octet-stream`. */
+  mimetype: string;
+  size: number;
+  /** The bytes, when the route keeps uploads in memory (no `dest`). */
+  buffer?: Buffer;
+  /** With `dest`: the folder, the file's name in it, and the full path. */
+  destination?: string;
+  filename?: string;
+  path?: string;
+}
+
+/** Per-route settings, under `config.jwe` in the route options. */
+export interface JweRouteConfig {
+  /** Largest encrypted JSON body on this route. Default: the plugin's `limit`. */
+  limit?: SizeLimit;
+  /** Makes this an upload route: multipart or an encrypted `{"file": "<base64>"}` body, both as `request.jweFile`. */
+  upload?: JweUploadConfig;
+}
+
+export interface JweUploadConfig {
+  /**
+   * Folder for uploaded files. Encrypted uploads stream there in constant memory and appear
+   * only after their tag verified. Without it files are kept in memory (small files only).
+   */
+  dest?: string;
+  /** Largest upload (the envelope, or the multipart file). Default `'10mb'`. */
+  limit?: SizeLimit;
+  /** Largest ciphertext kept on disk while `kid`/`iv`/`protected` follow it. Default: `limit`. */
+  maxSpill?: SizeLimit;
+  /** The multipart field (and envelope member) holding the file. Default `'file'`. */
+  fieldName?: string;
+}
+
+export interface JweFastifyOptions extends JweServerOptions {
+  /**
+   * Answer `JweHttpError`s as `{"error": {"type", "code", "message"}}` with their status
+   * (other errors go to the error handler that was in place). Default `true`; `false` leaves
+   * them to yours: they carry `statusCode`, `code`, `type` and `expose`.
+   */
+  errorHandler?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by `@jwe-transport/fastify-plugin` on every request: what it did with it. */
+    jwe: JweRequestInfo;
+    /** On routes with `config.jwe.upload`: the uploaded file, after it authenticated. */
+    jweFile: JweFile | null;
+  }
+  interface FastifyContextConfig {
+    /** `@jwe-transport/fastify-plugin` settings for this route. */
+    jwe?: JweRouteConfig;
+  }
+}
