@@ -8,11 +8,12 @@ import {
 import { BUNDLERS } from '../support/bundle.js';
 import { type BrowserHarness, startBrowserHarness } from './harness.js';
 
-/** Page entries in browser/entries/, one per client package and way of calling it. */
-const CLIENTS = [
-  { entry: 'fetch-ky-plugin', label: 'the fetch wrapper of @jwe-transport/ky-plugin' },
-  { entry: 'ky-plugin', label: 'ky with @jwe-transport/ky-plugin' },
-];
+/** Each client package and way of calling it, by its page entry in browser/entries/. */
+const CLIENTS: Record<string, string> = {
+  'the fetch wrapper of @jwe-transport/client-core': 'fetch-client-core',
+  'the fetch wrapper of @jwe-transport/ky-plugin': 'fetch-ky-plugin',
+  'ky with @jwe-transport/ky-plugin': 'ky-plugin',
+};
 
 let harness: BrowserHarness;
 beforeAll(async () => {
@@ -22,7 +23,8 @@ afterAll(async () => {
   await harness?.close();
 });
 
-describe.each(CLIENTS)('$label in Chromium', ({ entry }) => {
+describe.each(Object.keys(CLIENTS))('%s in Chromium', (client) => {
+  const entry = CLIENTS[client]!;
   it.each(BUNDLERS)(
     'bundled with %s: JSON both ways, a Blob upload, a sealed error, a wrong key',
     async (bundler) => {
