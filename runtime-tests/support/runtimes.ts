@@ -50,12 +50,6 @@ function runtimeEnv(): NodeJS.ProcessEnv {
  * packages resolve through its node_modules, and parses the JSON the script prints.
  */
 export function runScript<T>(runtime: RuntimeName, script: string, options: RunOptions = {}): Promise<T> {
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? root,
-    NO_COLOR: '1',
-    DENO_NO_UPDATE_CHECK: '1',
-  };
   return new Promise((resolve, reject) => {
     execFile(
       BINARIES[runtime],
