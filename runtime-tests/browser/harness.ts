@@ -19,8 +19,8 @@ export interface BrowserHarness {
 
 export interface RunResult<T> {
   result: T;
+  /** Uncaught errors in the page, outside the scenarios. */
   pageErrors: string[];
-  screenshot(path: string): Promise<void>;
 }
 
 export async function startBrowserHarness(): Promise<BrowserHarness> {
@@ -48,13 +48,11 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
         key,
         wrongKey,
       });
-      return {
-        result,
-        pageErrors,
-        screenshot: async (path: string) => {
-          await page.screenshot({ path });
-        },
-      };
+      // The page shows its results; keep a picture of it when asked (see README.md).
+      const pictures = process.env.RUNTIME_TESTS_SCREENSHOTS;
+      if (pictures) await page.screenshot({ path: join(pictures, `${name}.png`), fullPage: true });
+      await page.close();
+      return { result, pageErrors };
     },
     async close() {
       await browser.close();

@@ -48,7 +48,23 @@ export function pageFacts() {
 
 /** Makes `run` callable from the test through Playwright, as `window.jweScenarios.run(config)`. */
 export function publish(name, run) {
-  globalThis.jweScenarios = { name, run: async (config) => ({ page: pageFacts(), ...(await run(config)) }) };
+  globalThis.jweScenarios = {
+    name,
+    run: async (config) => {
+      const result = { page: pageFacts(), ...(await run(config)) };
+      show(name, result);
+      return result;
+    },
+  };
+}
+
+/** Writes the results into the page too, for a person looking at it (or at a screenshot). */
+function show(name, result) {
+  const heading = document.createElement('h1');
+  heading.textContent = `jwe-transport: ${name}`;
+  const details = document.createElement('pre');
+  details.textContent = JSON.stringify(result, null, 2);
+  document.body.replaceChildren(heading, details);
 }
 
 /** Runs a call that may end in an HTTP error (ky's HTTPError, axios's AxiosError) as an answer. */
