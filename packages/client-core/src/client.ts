@@ -30,12 +30,16 @@ export interface JweClient {
   readonly options: ResolvedClientOptions;
   /** Whether `url` is one of the configured `origins` (always true without `origins`). */
   inScope(url: string | URL): boolean;
+  /** How to read the response to a call to `url`: `'never'` out of scope or opted out. */
+  responseMode(url: string | URL, call?: JweCallOptions): ResponseMode;
   /** What to do with one call: origins, the per-call switch, then the `encrypt` filter. */
   plan(request: RequestHead, call?: JweCallOptions): Promise<CallPlan>;
   /** Seals a body (see `BodySealer.seal`); `kind: 'empty'` when there is none. */
   seal(body: SealableBody, headers?: HeadersInit): Promise<SealedBody>;
   /** Seals JSON text as it is. */
   sealJson(text: string | Uint8Array, headers?: HeadersInit): Promise<SealedBody>;
+  /** True when {@link sealJsonSync} can seal (a static key and the Node build of the codec). */
+  readonly canSealSync: boolean;
   /**
    * The envelope text of JSON text, synchronously, or `undefined` where that is impossible (a key
    * resolver, or the WebCrypto build). For serializers that cannot wait, such as ky's `stringifyJson`.
@@ -80,7 +84,12 @@ export function createJweClient(options: JweClientOptions): JweClient {
 
   return {
     options: resolved,
+    canSealSync: syncSealing,
     inScope,
+    responseMode(url, call) {
+      if (call === false || !inScope(url)) return 'never';
+      return call?.response ?? resolved.responses;
+    },
     async plan(request, call) {
       if (call === false || !inScope(request.url)) return { seal: false, responses: 'never' };
       const responses = call?.response ?? resolved.responses;

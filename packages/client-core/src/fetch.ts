@@ -54,10 +54,12 @@ function streamedInit(init: RequestInit): RequestInit {
 }
 
 /**
- * Sends a sealed stream. A server that answers an upload with an error before reading all of it
- * (401, 413) has no use for the rest: its answer is read, then the upload stops.
+ * Sends a sealed stream through `send` (any fetch) with `duplex: 'half'` and backpressure. A
+ * server that answers an upload with an error before reading all of it (401, 413) has no use for
+ * the rest: its answer is read, then the upload stops. A connection cut before any answer is a
+ * `JweUploadError` that says how far the upload got.
  */
-async function sendStreamed(
+export async function sendSealedStream(
   send: FetchImplementation,
   url: string,
   init: RequestInit,
@@ -66,7 +68,7 @@ async function sendStreamed(
   const upload = new TrackedUpload(sealed.body);
   let response: Response;
   try {
-    response = await send(url, streamedInit({ ...init, body: upload.body }));
+    response = await send(url, streamedInit({ ...init, headers: sealed.headers, body: upload.body }));
   } catch (error) {
     const code = connectionErrorCode(error);
     if (code === undefined || upload.sent === 0) throw error;
@@ -118,12 +120,11 @@ export function createJweFetch(
           ...(source ? initFromRequest(source) : {}),
           ...requestInit,
           method,
-          headers: out.headers,
         };
         response =
           out.kind === 'streamed'
-            ? await sendStreamed(send, url, sendInit, out)
-            : await send(url, { ...sendInit, body: out.body });
+            ? await sendSealedStream(send, url, sendInit, out)
+            : await send(url, { ...sendInit, headers: out.headers, body: out.body });
       }
     }
     response ??= await send(input, requestInit);

@@ -27,6 +27,7 @@ export {
   type FetchImplementation,
   type JweFetch,
   type JweRequestInit,
+  sendSealedStream,
 } from './fetch.js';
 export { isJsonMediaType, isMultipartForm, saysJwe } from './media-type.js';
 export type { OpenedBody, ResponseContext, ResponseHead } from './open-response.js';

@@ -4,19 +4,5 @@
  */
 
 export * from './auth/index.js';
-export { isJweResponseError, JweRequestError, type JweRequestErrorCode, JweResponseError } from './errors.js';
-export {
-  createJweFetch,
-  type FetchImplementation,
-  type JweFetch,
-  type JweRequestInit,
-} from './fetch.js';
-export { type JweKyHook, type JweKyOptions, jwe } from './ky-hooks.js';
-export {
-  DEFAULT_STREAM_THRESHOLD,
-  type JweOptions,
-  type JweRequestContext,
-  type RequestFilter,
-  type ResponseMode,
-} from './options.js';
+export * from './public.js';
 export * from './transcription/index.js';

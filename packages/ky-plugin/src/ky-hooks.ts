@@ -1,25 +1,21 @@
+import {
+  canStream,
+  createJweClient,
+  isJsonMediaType,
+  isMultipartForm,
+  type JweCallOptions,
+  type JweClient,
+  JweRequestError,
+  JweResponseError,
+  type SealableBody,
+  type SealedBody,
+  saysJwe,
+  sendSealedStream,
+} from '@jwe-transport/client-core';
 import { isJweError } from '@jwe-transport/codec';
-import { callSettings } from './context.js';
-import { JweRequestError, JweResponseError } from './errors.js';
-import { decryptIncoming } from './incoming.js';
-import { isJsonMediaType, isMultipartForm, saysJwe } from './media-type.js';
-import { isNodeRuntime, nodeStreamingUpload, streamedFetchInit } from './node-upload.js';
-import { type JweOptions, type ResolvedOptions, resolveOptions } from './options.js';
-import { encryptOutgoing, markEnvelope, type OutgoingBody, type OutgoingRequest } from './outgoing.js';
+import { type HookArguments, hookArguments, type KyOptionsView } from './hook-arguments.js';
+import { checkKyOptions, type JweOptions } from './options.js';
 import { jsonSealer } from './sealed-json.js';
-
-/** What the hooks read from ky's normalized options (the same names in ky 1.x and 2.x). */
-interface KyOptionsView {
-  body?: unknown;
-  context?: unknown;
-  fetch?: unknown;
-}
-
-interface HookArguments {
-  request: Request;
-  options: KyOptionsView;
-  response?: Response;
-}
 
 /**
  * A hook that fits both ky generations: parameters are `unknown` so that the function is
@@ -43,62 +39,32 @@ export interface JweKyOptions {
   };
 }
 
-function pick<T extends object, K extends keyof T>(value: T, name: K): Pick<T, K> | undefined {
-  return value[name] === undefined ? undefined : ({ [name]: value[name] } as Pick<T, K>);
-}
-
-function isRequest(value: unknown): value is Request {
-  return value instanceof Request || Object.prototype.toString.call(value) === '[object Request]';
-}
-
-/**
- * ky 1.x calls hooks positionally: `(request, options, state)` and `(request, options, response, state)`;
- * ky 2.x passes one state object `{ request, options, response?, retryCount }`. Tell them apart by
- * the first argument, not by a version number.
- */
-function hookArguments(args: unknown[]): HookArguments {
-  const [first, second, third] = args;
-  if (isRequest(first)) {
-    const view: HookArguments = { request: first, options: (second ?? {}) as KyOptionsView };
-    if (third instanceof Response) view.response = third;
-    return view;
-  }
-  const state = first as { request?: unknown; options?: KyOptionsView; response?: Response } | undefined;
-  if (!state || !isRequest(state.request)) {
-    throw new TypeError(
-      'jwe(): these hooks are for ky 1.x or 2.x; they were called with unexpected arguments.',
-    );
-  }
-  const view: HookArguments = { request: state.request, options: state.options ?? {} };
-  if (state.response) view.response = state.response;
-  return view;
-}
-
 /** Where the init hook parks a form whose file is too large to hand to `new Request()`. */
 const DEFERRED_FORM = Symbol('jwe-transport deferred form');
 
-function deferredForm(options: KyOptionsView): FormData | undefined {
-  const context = options.context as { [DEFERRED_FORM]?: FormData } | undefined;
-  return context?.[DEFERRED_FORM];
+function callOf(options: KyOptionsView): JweCallOptions | undefined {
+  return (options.context as { jwe?: JweCallOptions } | undefined)?.jwe;
 }
 
-function outgoingView(request: Request, options: KyOptionsView): OutgoingRequest {
-  // ky's options.body is the caller's FormData; use it (no multipart parsing, files stay on disk)
-  // only while the request still carries that form, not after a hook or a retry replaced the body.
+function deferredForm(options: KyOptionsView): FormData | undefined {
+  return (options.context as { [DEFERRED_FORM]?: FormData } | undefined)?.[DEFERRED_FORM];
+}
+
+/**
+ * The body to seal. ky's `options.body` is the caller's own object (a FormData whose files stay
+ * on disk, or the JSON text); it is used while the request still carries it, never after a hook
+ * or a retry replaced the body with an envelope.
+ */
+async function bodyToSeal({ request, options }: HookArguments): Promise<SealableBody> {
+  const parked = deferredForm(options);
+  if (parked) return parked;
   const contentType = request.headers.get('content-type');
-  // The JSON text ky made from the `json` option, unless the request is already an envelope (a retry).
-  const jsonText =
-    typeof options.body === 'string' && isJsonMediaType(contentType) && !saysJwe(request.headers)
-      ? options.body
-      : undefined;
-  const original = deferredForm(options) ?? (isMultipartForm(contentType) ? options.body : jsonText);
-  return {
-    method: request.method,
-    headers: request.headers,
-    original,
-    bytes: async () => new Uint8Array(await request.arrayBuffer()),
-    formData: () => request.clone().formData(),
-  };
+  const original = options.body;
+  if (typeof FormData !== 'undefined' && original instanceof FormData && isMultipartForm(contentType)) {
+    return original;
+  }
+  if (typeof original === 'string' && isJsonMediaType(contentType)) return original;
+  return request.body === null ? null : new Uint8Array(await request.arrayBuffer());
 }
 
 /**
@@ -110,115 +76,125 @@ function retireBody(request: Request): void {
   if (request.body && !request.body.locked) request.body.getReader();
 }
 
-/** Sends a streamed envelope: the plugin's `fetch` option if set, node:http on Node, else ky's fetch. */
-function sendStreamed(
-  request: Request,
-  body: Extract<OutgoingBody, { kind: 'streamed' }>,
-  options: ResolvedOptions,
-  kyOptions: KyOptionsView,
-): Promise<Response> {
-  const upload = { method: request.method, headers: body.headers, body: body.body, signal: request.signal };
-  if (options.fetch) return options.fetch(request.url, streamedFetchInit(upload));
-  if (isNodeRuntime()) return nodeStreamingUpload(request.url, upload);
-  const fetchImpl =
-    typeof kyOptions.fetch === 'function' ? (kyOptions.fetch as typeof fetch) : globalThis.fetch;
-  return fetchImpl(request.url, streamedFetchInit(upload));
+function isLargeSingleFile(form: FormData, field: string, threshold: number): boolean {
+  let entries = 0;
+  form.forEach(() => {
+    entries++;
+  });
+  const file = form.get(field);
+  return entries === 1 && file instanceof Blob && file.size > threshold;
 }
 
 /**
- * ky options that encrypt request bodies and decrypt responses, for ky 1.x and 2.x:
+ * ky options that seal request bodies and open responses, for ky 1.x and 2.x:
  * `const api = ky.create({ prefixUrl }).extend(jwe({ key, kid }))`.
  *
  * Add it last: ky 1.x skips the `beforeRequest` hooks after one that returns a new request.
  */
 export function jwe(options: JweOptions): JweKyOptions {
-  const resolved = resolveOptions(options);
-  const sealer = jsonSealer(resolved, options.stringifyJson);
-  // Requests whose envelope was streamed by this plugin itself; ky must not retry them.
+  checkKyOptions(options);
+  const client: JweClient = createJweClient(options);
+  const sealer = jsonSealer(client, options.stringifyJson);
+  // Requests whose envelope this plugin streamed itself; ky must not retry them.
   const streamedRequests = new WeakSet<Request>();
 
   /*
    * On Node 22+ constructing a `Request` whose FormData holds a file reads the whole file into
-   * memory, and ky builds one for every call. ky 2.x runs `init` hooks first: a form that is
-   * one large file is taken out of the options and parked in the per-call context for
+   * memory, and ky builds one for every call. ky 2.x runs `init` hooks first: a form that is one
+   * large file is taken out of the options and parked in the per-call context for
    * `beforeRequest`, which streams it.
    */
   const init = (...args: unknown[]): void => {
     const kyOptions = args[0] as Record<string, unknown>;
     const form = kyOptions.body;
-    if (typeof FormData === 'undefined' || !(form instanceof FormData)) return;
-    if (!callSettings(kyOptions.context, resolved).encryptRequest) return;
-    const file = form.get('file');
-    let fields = 0;
-    form.forEach(() => {
-      fields++;
-    });
-    if (fields !== 1 || !(file instanceof Blob) || file.size <= resolved.streamThreshold) return;
+    if (!canStream || typeof FormData === 'undefined' || !(form instanceof FormData)) return;
+    const call = callOf(kyOptions);
+    if (call === false || call?.request === false) return;
+    if (!isLargeSingleFile(form, client.options.fileField, client.options.streamThreshold)) return;
     kyOptions.context = { ...(kyOptions.context as object | undefined), [DEFERRED_FORM]: form };
     delete kyOptions.body;
   };
 
+  /** Sends a streamed envelope with the plugin's `fetch`, else ky's, else the global one. */
+  const sendStreamed = (view: HookArguments, sealed: Extract<SealedBody, { kind: 'streamed' }>) => {
+    const { request, options: kyOptions } = view;
+    const kyFetch = typeof kyOptions.fetch === 'function' ? (kyOptions.fetch as typeof fetch) : undefined;
+    const send = options.fetch ?? kyFetch ?? ((input, init) => globalThis.fetch(input, init));
+    streamedRequests.add(request);
+    retireBody(request);
+    return sendSealedStream(send, request.url, { method: request.method, signal: request.signal }, sealed);
+  };
+
   const beforeRequest: JweKyHook<Request | Response | undefined> = async (...args) => {
-    const { request, options: kyOptions } = hookArguments(args);
-    const parked = deferredForm(kyOptions);
-    const restore = () => (parked ? new Request(request, { body: parked }) : undefined);
-    const encryptRequest = callSettings(kyOptions.context, resolved).encryptRequest;
+    const view = hookArguments(args);
+    const { request, options: kyOptions } = view;
+    const call = callOf(kyOptions);
     if (sealer?.claim(kyOptions.body)) {
-      if (!encryptRequest) return new Request(request, { body: await sealer.plaintextOf(kyOptions.body) });
+      const plan = await client.plan(request, call);
+      if (!plan.seal) return new Request(request, { body: await sealer.plaintextOf(kyOptions.body) });
       // The body is already the envelope: only the headers change, and a Request's headers may.
-      markEnvelope(request.headers);
+      request.headers.set('x-encryption', 'JWE');
       return undefined;
     }
-    if (!encryptRequest) return restore();
-    if (resolved.encrypt !== 'all' && !(await resolved.encrypt(request))) return restore();
-    let body: OutgoingBody;
+    const parked = deferredForm(kyOptions);
+    const plan = await client.plan(request, call);
+    if (!plan.seal) return parked ? new Request(request, { body: parked }) : undefined;
+    let sealed: SealedBody;
     try {
-      body = await encryptOutgoing(outgoingView(request, kyOptions), resolved);
+      // ky 1.x runs this hook again on a retry, with the envelope it sent: seal its plaintext anew.
+      sealed =
+        saysJwe(request.headers) && request.body !== null
+          ? await client.reseal(new Uint8Array(await request.arrayBuffer()), request.headers)
+          : await client.seal(await bodyToSeal(view), request.headers);
     } catch (error) {
       retireBody(request);
       throw error;
     }
-    if (body.kind === 'unchanged') return undefined;
-    if (body.kind === 'buffered') return new Request(request, { headers: body.headers, body: body.body });
+    if (sealed.kind === 'empty') return undefined;
+    if (sealed.kind === 'buffered')
+      return new Request(request, { headers: sealed.headers, body: sealed.body });
     // A streamed body cannot go back to ky: ky clones every request it may retry, and cloning a
     // stream buffers all of it. Send it here and hand ky the response.
-    streamedRequests.add(request);
-    retireBody(request);
-    return sendStreamed(request, body, resolved, kyOptions);
+    return sendStreamed(view, sealed);
   };
 
   const afterResponse: JweKyHook<Response | undefined> = async (...args) => {
     const { request, options: kyOptions, response } = hookArguments(args);
     if (!response) return undefined;
-    const mode = callSettings(kyOptions.context, resolved).responses;
-    return decryptIncoming(response, {
+    const mode = client.responseMode(request.url, callOf(kyOptions));
+    const sealed = saysJwe(request.headers) || streamedRequests.has(request);
+    const opened = await client.openResponse(response, {
       method: request.method,
       url: response.url || request.url,
+      sealed,
       mode,
-      options: resolved,
-      consumable: true,
     });
+    return opened === response ? undefined : opened;
   };
 
   const beforeRetry: JweKyHook<Request | undefined> = async (...args) => {
     const state = args[0] as { request: Request; options?: KyOptionsView; error?: unknown };
     const { request, error } = state;
-    // Neither a failed decryption nor a request we could not encrypt gets better by sending it again.
+    // Neither a failed decryption nor a request we could not seal gets better by sending it again.
     if (error instanceof JweResponseError || error instanceof JweRequestError || isJweError(error))
       throw error;
     // Its body was a one-shot stream: fail with the original error instead of retrying.
     if (streamedRequests.has(request)) throw error;
     if (!saysJwe(request.headers) || request.body === null) return undefined;
-    if (!callSettings(state.options?.context, resolved).encryptRequest) return undefined;
+    if (callOf(state.options ?? {}) === false) return undefined;
     // ky 2.x resends its clone of the first attempt; seal the plaintext again under a fresh IV.
-    const body = await encryptOutgoing(outgoingView(request, state.options ?? {}), resolved);
-    return body.kind === 'buffered'
-      ? new Request(request, { headers: body.headers, body: body.body })
+    const sealed = await client.reseal(new Uint8Array(await request.arrayBuffer()), request.headers);
+    return sealed.kind === 'buffered'
+      ? new Request(request, { headers: sealed.headers, body: sealed.body })
       : undefined;
   };
 
   return {
-    ...(sealer ? { stringifyJson: sealer.stringifyJson } : pick(options, 'stringifyJson')),
+    ...(sealer
+      ? { stringifyJson: sealer.stringifyJson }
+      : options.stringifyJson
+        ? { stringifyJson: options.stringifyJson }
+        : {}),
     hooks: {
       init: [init],
       beforeRequest: [beforeRequest],

@@ -1,5 +1,5 @@
-import { backendName, decrypt, encryptSync } from '@jwe-transport/codec';
-import type { ResolvedOptions } from './options.js';
+import type { JweClient } from '@jwe-transport/client-core';
+import { decrypt } from '@jwe-transport/codec';
 
 /*
  * ky turns the `json` option into the body text with `stringifyJson` and builds its Request from
@@ -22,16 +22,16 @@ export interface JsonSealer {
 
 /**
  * A sealer for ky's `stringifyJson`, or `undefined` where sealing cannot happen synchronously:
- * a key resolver (it may be async), a request filter (it needs the built request), or a runtime
- * without synchronous crypto (WebCrypto). Those keep encrypting in `beforeRequest`.
+ * a key resolver, a request filter (it needs the built request), or the WebCrypto build.
  */
 export function jsonSealer(
-  options: ResolvedOptions,
+  client: JweClient,
   stringify: (data: unknown) => string = JSON.stringify,
 ): JsonSealer | undefined {
-  const { key } = options;
-  if (backendName !== 'node' || typeof key === 'function' || options.encrypt !== 'all') return undefined;
-  const encryptOptions = options.kid === undefined ? {} : { kid: options.kid };
+  const { key, encrypt } = client.options;
+  if (encrypt !== 'all' || typeof key === 'function' || !client.canSealSync) {
+    return undefined;
+  }
   // Envelope texts only: every one has a fresh IV, so none is ever mistaken for another call's body.
   // A ring searched newest first, not a Set: hashing each 1.4 KB text for a Set costs more than
   // the few comparisons a search makes, since a call's hook runs right after its body is sealed.
@@ -42,7 +42,7 @@ export function jsonSealer(
       const text = stringify(data);
       // JSON.stringify(undefined) has no text; leave that to ky, as without the plugin.
       if (typeof text !== 'string') return text;
-      const envelope = JSON.stringify(encryptSync(text, key, encryptOptions));
+      const envelope = client.sealJsonSync(text)!;
       newest = (newest + 1) % WAITING_LIMIT;
       waiting[newest] = envelope;
       return envelope;

@@ -98,14 +98,15 @@ describe('createJweFetch', () => {
     await expect(failure).rejects.toMatchObject({ code: 'ERR_JWE_DECRYPTION_FAILED', status: 200 });
   });
 
-  it('passes other bodies and plain replies through untouched, and honours init.jwe', async () => {
-    const text = await jweFetch(at('/text'), {
+  it('refuses bodies it cannot seal, and honours init.jwe', async () => {
+    const before = server.requests.length;
+    const text = jweFetch(at('/text'), {
       method: 'POST',
       body: 'hello',
       headers: { 'content-type': 'text/plain' },
     });
-    expect(last()).toMatchObject({ encrypted: false, raw: 'hello' });
-    expect(await text.json()).toMatchObject({ raw: 'hello' });
+    await expect(text).rejects.toMatchObject({ name: 'JweRequestError', code: 'ERR_JWE_BODY_UNSUPPORTED' });
+    expect(server.requests.length).toBe(before);
     await jweFetch(at('/opt-out'), { method: 'POST', headers: json, body: '{"x":1}', jwe: false });
     expect(last()).toMatchObject({ encrypted: false, raw: '{"x":1}' });
     const envelope = await jweFetch(at('/raw'), {

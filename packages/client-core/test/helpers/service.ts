@@ -156,7 +156,7 @@ export async function startService(): Promise<Service> {
 }
 
 /** A file of pseudo-random bytes, made at run time, with its SHA-256. */
-export function randomFile(size: number): { bytes: Uint8Array; sha256: string } {
-  const bytes = new Uint8Array(randomBytes(size));
+export function randomFile(size: number): { bytes: Uint8Array<ArrayBuffer>; sha256: string } {
+  const bytes = new Uint8Array(randomBytes(size)) as Uint8Array<ArrayBuffer>;
   return { bytes, sha256: sha256(bytes) };
 }

@@ -209,18 +209,21 @@ export function kySuite(label: string, ky: KyLike): void {
       expect(last().json).toEqual({ closed: 1 });
     });
 
-    it('leaves non-JSON bodies and forms without a file alone', async () => {
-      await api.post(at('/text'), { body: 'just text', headers: { 'content-type': 'text/plain' } }).json();
-      expect(last()).toMatchObject({ encrypted: false, raw: 'just text' });
-      expect(last().headers['content-type']).toBe('text/plain');
-      await api.post(at('/urlencoded'), { body: new URLSearchParams({ a: '1', b: '2' }) }).json();
-      expect(last()).toMatchObject({ encrypted: false, raw: 'a=1&b=2' });
+    it('refuses text, URL-encoded forms and forms without a file instead of sending them plain', async () => {
+      const before = server.requests.length;
+      const text = await caught(
+        api.post(at('/text'), { body: 'just text', headers: { 'content-type': 'text/plain' } }),
+      );
+      expect(text).toMatchObject({ name: 'JweRequestError', code: 'ERR_JWE_BODY_UNSUPPORTED' });
+      const urlencoded = await caught(api.post(at('/urlencoded'), { body: new URLSearchParams({ a: '1' }) }));
+      expect(urlencoded).toMatchObject({ code: 'ERR_JWE_BODY_UNSUPPORTED' });
+      expect((urlencoded as Error).message).toContain('URL-encoded form');
       const form = new FormData();
       form.set('note', 'no file here');
-      await api.post(at('/form'), { body: form }).json();
-      expect(last().encrypted).toBe(false);
-      expect(last().headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
-      expect(last().raw).toContain('no file here');
+      expect(await caught(api.post(at('/form'), { body: form }))).toMatchObject({
+        code: 'ERR_JWE_FORM_UNSUPPORTED',
+      });
+      expect(server.requests.length).toBe(before);
       const reply = await api.get(at('/plain-get')).json<Echo>();
       expect(reply).toMatchObject({ path: '/plain-get', encrypted: false });
     });
@@ -295,8 +298,8 @@ export function kySuite(label: string, ky: KyLike): void {
 
     it('honours responses: "always" and "never"', async () => {
       const always = ky.create({ retry: 0 }).extend(jwe({ key: SHARED_KEY, responses: 'always' }));
-      const error = await caught(always.post(at('/plain-reply?reply=plain'), { json: { a: 1 } }));
-      expect((error as JweResponseError).code).toBe('ERR_JWE_INVALID');
+      const error = await caught(always.get(at('/plain-reply?reply=plain')));
+      expect((error as JweResponseError).code).toBe('ERR_JWE_RESPONSE_NOT_ENCRYPTED');
       const never = ky.create({ retry: 0 }).extend(jwe({ key: SHARED_KEY, responses: 'never' }));
       const raw = await never.post(at('/raw-reply'), { json: { a: 2 } }).json<Record<string, string>>();
       expect(Object.keys(raw).sort()).toEqual(['ciphertext', 'iv', 'protected', 'tag']);
