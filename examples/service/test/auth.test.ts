@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/index.js';
-import { bearer, CLIENTS, grant, login, startTestService, type TestService, type Tokens } from './support/service.js';
+import {
+  bearer,
+  CLIENTS,
+  grant,
+  login,
+  startTestService,
+  type TestService,
+  type Tokens,
+} from './support/service.js';
 
 const LOGIN = '/connect-auth/v1/account/login';
 const REFRESH = '/connect-auth/v1/account/refresh-token';
@@ -22,16 +30,23 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
   });
 
 const refresh = (tokens: Tokens, bearerToken = tokens.access_token) =>
-  post(REFRESH, { access_token: tokens.access_token, refresh_token: tokens.refresh_token }, {
-    authorization: `Bearer ${bearerToken}`,
-  });
+  post(
+    REFRESH,
+    { access_token: tokens.access_token, refresh_token: tokens.refresh_token },
+    {
+      authorization: `Bearer ${bearerToken}`,
+    },
+  );
 
 /** Whether an access token is accepted by a workflow route (the grant answers 200 for its owner). */
 async function accepted(tokens: Tokens): Promise<boolean> {
-  const response = await fetch(`${t.url}/v1/file-upload?txn_id=probe-${Math.random().toString(36).slice(2)}&action=ekascribe-v2`, {
-    method: 'POST',
-    headers: bearer(tokens),
-  });
+  const response = await fetch(
+    `${t.url}/v1/file-upload?txn_id=probe-${Math.random().toString(36).slice(2)}&action=ekascribe-v2`,
+    {
+      method: 'POST',
+      headers: bearer(tokens),
+    },
+  );
   await response.body?.cancel();
   return response.status === 200;
 }
@@ -114,7 +129,10 @@ describe('refresh', () => {
   it('refuses a request without the matching bearer header, or a pair that was not issued together', async () => {
     const one = await login(t.url, 'alpha');
     const other = await login(t.url, 'alpha');
-    const noBearer = await post(REFRESH, { access_token: one.access_token, refresh_token: one.refresh_token });
+    const noBearer = await post(REFRESH, {
+      access_token: one.access_token,
+      refresh_token: one.refresh_token,
+    });
     expect(noBearer.status).toBe(400);
     expect((await refresh(one, other.access_token)).status).toBe(400);
     const mixed = await refresh({ ...one, access_token: other.access_token });

@@ -109,7 +109,7 @@ export function storageRoutes(
     receive(req).then(
       () => res.status(204).end(),
       (error: unknown) => {
-        if (res.headersSent || req.destroyed) return;
+        if (res.headersSent || res.destroyed) return;
         // The rest of a refused body is not read: answer, then close the connection.
         res.setHeader('Connection', 'close');
         sendError(

@@ -75,10 +75,13 @@ export interface Grant {
 }
 
 export async function grant(url: string, tokens: Tokens, txnId: string): Promise<Grant> {
-  const response = await fetch(`${url}/v1/file-upload?txn_id=${encodeURIComponent(txnId)}&action=ekascribe-v2`, {
-    method: 'POST',
-    headers: bearer(tokens),
-  });
+  const response = await fetch(
+    `${url}/v1/file-upload?txn_id=${encodeURIComponent(txnId)}&action=ekascribe-v2`,
+    {
+      method: 'POST',
+      headers: bearer(tokens),
+    },
+  );
   if (response.status !== 200) throw new Error(`grant answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as Grant;
 }
@@ -110,7 +113,12 @@ export const startBody = (grantData: Grant, files: string[], extra: Record<strin
   ...extra,
 });
 
-export function startTransaction(url: string, tokens: Tokens, txnId: string, body: unknown): Promise<Response> {
+export function startTransaction(
+  url: string,
+  tokens: Tokens,
+  txnId: string,
+  body: unknown,
+): Promise<Response> {
   return fetch(`${url}/voice/api/v2/transaction/init/${encodeURIComponent(txnId)}`, {
     method: 'POST',
     headers: { ...bearer(tokens), 'content-type': 'application/json' },

@@ -1,0 +1,225 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  grant,
+  login,
+  presignedPost,
+  startTestService,
+  type TestService,
+  type Tokens,
+} from './support/service.js';
+
+const MAX = 4 * 2 ** 20;
+/** The literal placeholder of the documented grant, not a template. */
+const FILENAME = ['$', '{filename}'].join('');
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
+let t: TestService;
+let alpha: Tokens;
+let audioDir: string;
+
+beforeAll(async () => {
+  t = await startTestService({ maxFileBytes: MAX, accessTokenSeconds: 10 * 86_400 });
+  alpha = await login(t.url, 'alpha');
+  audioDir = join(t.docsDir, 'audio');
+});
+afterAll(() => t.close());
+
+const partials = () => readdir(join(audioDir, '.partial')).catch(() => [] as string[]);
+
+describe('upload grant (POST /v1/file-upload)', () => {
+  it('answers the documented grant: url, key with the file name placeholder, x-amz-* fields, policy, signature', async () => {
+    const data = await grant(t.url, alpha, 'grant-shape');
+    expect(data.txn_id).toBe('grant-shape');
+    expect(data.folderPath).toBe('grant-shape/');
+    expect(data.uploadData.url).toBe(`${t.url}/storage/ekascribe-audio/`);
+    const fields = data.uploadData.fields;
+    expect(fields.key).toBe(`grant-shape/${FILENAME}`);
+    for (const name of ['x-amz-algorithm', 'x-amz-credential', 'x-amz-date', 'x-amz-security-token'])
+      expect(fields[name]).toEqual(expect.any(String));
+    expect(fields['x-amz-signature']).toMatch(/^[0-9a-f]{64}$/);
+    const policy = JSON.parse(Buffer.from(fields.policy!, 'base64').toString('utf8'));
+    expect(Date.parse(policy.expiration) - t.clock.now).toBe(3600 * 1000);
+    expect(policy.conditions).toContainEqual(['starts-with', '$key', 'grant-shape/']);
+    expect(policy.conditions).toContainEqual(['content-length-range', 0, MAX]);
+  });
+
+  it('refuses a wrong action, a missing or unsafe txn_id, and no token', async () => {
+    for (const query of [
+      'txn_id=a&action=scribe',
+      'action=ekascribe-v2',
+      'txn_id=..&action=ekascribe-v2',
+      'txn_id=a%2Fb&action=ekascribe-v2',
+    ]) {
+      const response = await fetch(`${t.url}/v1/file-upload?${query}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${alpha.access_token}` },
+      });
+      expect(response.status).toBe(400);
+    }
+    expect(
+      (await fetch(`${t.url}/v1/file-upload?txn_id=a&action=ekascribe-v2`, { method: 'POST' })).status,
+    ).toBe(401);
+  });
+});
+
+describe('presigned storage POST', () => {
+  it('keeps the file at its key with 204, byte for byte, private to the service user', async () => {
+    const data = await grant(t.url, alpha, 'store-ok');
+    const bytes = randomBytes(300_000);
+    const response = await presignedPost(data, 'visit.wav', bytes);
+    expect(response.status).toBe(204);
+    const path = join(audioDir, 'store-ok', 'visit.wav');
+    expect(sha256(await readFile(path))).toBe(sha256(bytes));
+    expect(await modeOf(path)).toBe(0o600);
+    expect(await modeOf(join(audioDir, 'store-ok'))).toBe(0o700);
+    expect(await modeOf(audioDir)).toBe(0o700);
+    expect(await partials()).toEqual([]);
+  });
+
+  it('takes a file of exactly the policy maximum and refuses one byte more, leaving no file', async () => {
+    const data = await grant(t.url, alpha, 'store-size');
+    expect((await presignedPost(data, 'max.wav', randomBytes(MAX))).status).toBe(204);
+    expect((await stat(join(audioDir, 'store-size', 'max.wav'))).size).toBe(MAX);
+    const over = await presignedPost(data, 'over.wav', randomBytes(MAX + 1));
+    expect(over.status).toBe(400);
+    expect(await over.text()).toContain('<Code>EntityTooLarge</Code>');
+    expect(await readdir(join(audioDir, 'store-size'))).toEqual(['max.wav']);
+    expect(await partials()).toEqual([]);
+  });
+
+  it('answers 403 AccessDenied to an expired policy, and says to ask for a new grant', async () => {
+    const data = await grant(t.url, alpha, 'store-expired');
+    t.clock.now += 3600 * 1000;
+    const response = await presignedPost(data, 'late.wav', randomBytes(1000));
+    expect(response.status).toBe(403);
+    const body = await response.text();
+    expect(body).toContain('<Code>AccessDenied</Code>');
+    expect(body).toMatch(/Policy expired.*new upload grant/);
+    t.clock.now -= 1; // one millisecond before expiry the same grant works
+    expect((await presignedPost(data, 'late.wav', randomBytes(1000))).status).toBe(204);
+    t.clock.now += 1;
+  });
+
+  it('answers 403 to a forged signature, an altered policy, a key outside the folder and an unsigned field', async () => {
+    const data = await grant(t.url, alpha, 'store-forged');
+    const other = await grant(t.url, alpha, 'store-other');
+    const fields = data.uploadData.fields;
+    const policy = JSON.parse(Buffer.from(fields.policy!, 'base64').toString('utf8'));
+    policy.conditions = policy.conditions.map((item: unknown) =>
+      Array.isArray(item) && item[0] === 'content-length-range' ? ['content-length-range', 0, 2 ** 40] : item,
+    );
+    const attempts: Record<string, string>[] = [
+      { ...fields, 'x-amz-signature': '0'.repeat(64) },
+      { ...fields, 'x-amz-signature': fields['x-amz-signature']!.slice(0, 40) },
+      { ...fields, policy: Buffer.from(JSON.stringify(policy)).toString('base64') },
+      { ...fields, key: `store-other/${FILENAME}` },
+      { ...fields, key: `store-forged/../store-other/${FILENAME}` },
+      { ...fields, 'x-amz-meta-txn-id': 'store-other' },
+      { ...fields, 'x-amz-meta-extra': 'not in the policy' },
+      { ...other.uploadData.fields, policy: fields.policy! },
+      Object.fromEntries(Object.entries(fields).filter(([name]) => name !== 'policy')),
+    ];
+    for (const attempt of attempts) {
+      const response = await presignedPost(data, 'x.wav', randomBytes(100), attempt);
+      expect(response.status, JSON.stringify(attempt)).toBe(403);
+      expect(await response.text()).toContain('AccessDenied');
+    }
+    for (const folder of ['store-forged', 'store-other'])
+      expect(await readdir(join(audioDir, folder)).catch(() => [])).toEqual([]);
+  });
+
+  it('refuses a file name that is not one path segment', async () => {
+    const data = await grant(t.url, alpha, 'store-names');
+    for (const name of ['..', '.']) {
+      const response = await presignedPost(data, name, randomBytes(10));
+      expect(response.status).toBe(400);
+    }
+    expect(await readdir(join(audioDir, 'store-names')).catch(() => [])).toEqual([]);
+  });
+
+  it('takes a 96 MiB file sent in 1 MiB writes and keeps it whole', async () => {
+    const big = await startTestService({ maxFileBytes: 96 * 2 ** 20 });
+    try {
+      const tokens = await login(big.url, 'alpha');
+      const bigGrant = await grant(big.url, tokens, 'store-large');
+      const chunk = randomBytes(2 ** 20);
+      const hash = createHash('sha256');
+      const boundary = `----b${randomBytes(8).toString('hex')}`;
+      const head = Object.entries(bigGrant.uploadData.fields)
+        .map(
+          ([name, value]) =>
+            `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+        )
+        .join('');
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(bigGrant.uploadData.url, {
+          method: 'POST',
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.write(
+          `${head}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="long.wav"\r\n\r\n`,
+        );
+        let sent = 0;
+        const pump = () => {
+          while (sent < 96) {
+            chunk[0] = sent; // every MiB differs
+            hash.update(chunk);
+            sent++;
+            if (!req.write(chunk)) {
+              req.once('drain', pump);
+              return;
+            }
+          }
+          req.end(`\r\n--${boundary}--\r\n`);
+        };
+        pump();
+      });
+      expect(status).toBe(204);
+      const path = join(big.docsDir, 'audio', 'store-large', 'long.wav');
+      expect((await stat(path)).size).toBe(96 * 2 ** 20);
+      const kept = createHash('sha256')
+        .update(await readFile(path))
+        .digest('hex');
+      expect(kept).toBe(hash.digest('hex'));
+    } finally {
+      await big.close();
+    }
+  });
+
+  it('keeps a partial upload private while it arrives and leaves no file when the client goes away', async () => {
+    const data = await grant(t.url, alpha, 'store-partial');
+    const boundary = 'partialboundary';
+    const head = Object.entries(data.uploadData.fields)
+      .map(
+        ([name, value]) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      )
+      .join('');
+    const req = request(data.uploadData.url, {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    req.on('error', () => {});
+    req.write(
+      `${head}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.wav"\r\n\r\n`,
+    );
+    req.write(randomBytes(256 * 1024));
+    await expect.poll(partials).toHaveLength(1);
+    const [partial] = await partials();
+    await expect.poll(async () => (await stat(join(audioDir, '.partial', partial!))).size).toBeGreaterThan(0);
+    expect(await modeOf(join(audioDir, '.partial', partial!))).toBe(0o600);
+    expect(await modeOf(join(audioDir, '.partial'))).toBe(0o700);
+    req.destroy();
+    await expect.poll(partials).toEqual([]);
+    expect(await readdir(join(audioDir, 'store-partial')).catch(() => [])).toEqual([]);
+  });
+});
