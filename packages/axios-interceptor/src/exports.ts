@@ -1,0 +1,11 @@
+export {
+  DECRYPTED_HEADER,
+  isJweRequestError,
+  isJweResponseError,
+  type JweCallOptions,
+  JweRequestError,
+  type JweRequestErrorCode,
+  JweResponseError,
+  type JweResponseErrorCode,
+} from '@jwe-transport/client-core';
+export type { JweAxiosOptions } from './use-jwe.js';

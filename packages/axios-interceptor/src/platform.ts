@@ -1,0 +1,34 @@
+/**
+ * What differs between the Node and browser builds. The browser build has no Node streams: axios's
+ * XHR and fetch adapters take web streams or nothing, and files there are sealed in memory.
+ */
+export interface Platform {
+  /**
+   * The body to give an axios adapter for a streamed envelope: the http adapter pipes a Node
+   * stream, the fetch adapter sends a web `ReadableStream`.
+   */
+  uploadBody(stream: ReadableStream<Uint8Array>, adapterName: string | undefined): unknown;
+  /** A caller's Node stream body as a web stream, or `undefined` when `data` is not one. */
+  streamSource(data: unknown): ReadableStream<Uint8Array> | undefined;
+  /** The plaintext in the shape the adapter gave the envelope in (a Buffer on Node's http adapter). */
+  binary(bytes: Uint8Array, asReceived: unknown): unknown;
+  /** The plaintext as a readable stream, for `responseType: 'stream'`. */
+  stream(bytes: Uint8Array): unknown;
+}
+
+function arrayBufferOf(bytes: Uint8Array): ArrayBuffer {
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+}
+
+export const webPlatform: Platform = {
+  uploadBody: (stream) => stream,
+  streamSource: () => undefined,
+  binary: (bytes) => arrayBufferOf(bytes),
+  stream: (bytes) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes);
+        controller.close();
+      },
+    }),
+};

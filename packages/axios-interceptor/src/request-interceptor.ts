@@ -1,0 +1,76 @@
+import type { JweCallOptions, JweClient, SealedBody } from '@jwe-transport/client-core';
+import axios, { type AxiosInstance, type InternalAxiosRequestConfig } from 'axios';
+import { toFetchHeaders } from './axios-headers.js';
+import { CALL_STATE, type CallState, type ConfigWithState } from './call-state.js';
+import type { Platform } from './platform.js';
+
+const keep = <T>(data: T): T => data;
+
+function isPlainJson(data: unknown): boolean {
+  if (data === null || typeof data !== 'object') return typeof data === 'number' || typeof data === 'boolean';
+  if (Array.isArray(data)) return true;
+  const prototype = Object.getPrototypeOf(data);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function adapterName(config: InternalAxiosRequestConfig): string | undefined {
+  try {
+    return (axios.getAdapter(config.adapter, config) as { adapterName?: string }).adapterName;
+  } catch {
+    return undefined;
+  }
+}
+
+async function sealData(
+  client: JweClient,
+  data: unknown,
+  headers: Headers,
+  platform: Platform,
+): Promise<SealedBody> {
+  // Plain objects are what axios would JSON.stringify; seal that text instead.
+  if (isPlainJson(data)) return client.sealJson(JSON.stringify(data), headers);
+  const stream = platform.streamSource(data);
+  if (stream !== undefined) return client.seal(stream, headers);
+  return client.seal(data as Parameters<JweClient['seal']>[0], headers);
+}
+
+/**
+ * Seals `config.data` when the call is in scope, and switches the response to raw bytes so that
+ * the response interceptor can open it before anything parses it.
+ */
+export function requestInterceptor(client: JweClient, instance: AxiosInstance, platform: Platform, owner: object) {
+  return async function sealRequest(config: InternalAxiosRequestConfig): Promise<InternalAxiosRequestConfig> {
+    const call = (config as { jwe?: JweCallOptions }).jwe;
+    const url = instance.getUri(config);
+    const method = (config.method ?? 'get').toUpperCase();
+    const headers = toFetchHeaders(config.headers);
+    const plan = await client.plan({ url, method, headers }, call);
+    if (plan.responses === 'never' && !plan.seal) return config;
+
+    const state: CallState = {
+      owner,
+      context: { method, url, sealed: false, mode: plan.responses },
+      responseType: config.responseType,
+      transformResponse: config.transformResponse,
+    };
+    if (plan.seal && config.data !== undefined && config.data !== null) {
+      const sealed = await sealData(client, config.data, headers, platform);
+      if (sealed.kind !== 'empty') {
+        config.data =
+          sealed.kind === 'buffered' ? sealed.body : platform.uploadBody(sealed.body, adapterName(config));
+        config.headers.set('X-Encryption', 'JWE');
+        config.headers.setContentType('application/json');
+        config.headers.delete('Content-Length');
+        // The envelope is final: a transform (axios's own included) must not touch it.
+        config.transformRequest = [keep];
+        state.context.sealed = true;
+      }
+    }
+    if (plan.responses !== 'never') {
+      config.responseType = 'arraybuffer';
+      config.transformResponse = [keep];
+      (config as ConfigWithState)[CALL_STATE] = state;
+    }
+    return config;
+  };
+}

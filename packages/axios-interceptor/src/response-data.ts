@@ -1,0 +1,54 @@
+import { type AxiosResponse, type AxiosResponseTransformer, AxiosHeaders } from 'axios';
+import type { CallState } from './call-state.js';
+import type { Platform } from './platform.js';
+
+/** The bytes an adapter delivered for `responseType: 'arraybuffer'` (a Buffer, an ArrayBuffer, or a view). */
+export function bytesOf(data: unknown): Uint8Array {
+  if (data instanceof Uint8Array) return data;
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (typeof data === 'string') return new TextEncoder().encode(data);
+  return new Uint8Array(0);
+}
+
+function asResponseType(bytes: Uint8Array, state: CallState, response: AxiosResponse, platform: Platform) {
+  switch (state.responseType) {
+    case 'arraybuffer':
+      return platform.binary(bytes, response.data);
+    case 'blob':
+      return new Blob([bytes as Uint8Array<ArrayBuffer>], { type: String(response.headers['content-type'] ?? '') });
+    case 'stream':
+      return platform.stream(bytes);
+    default:
+      // json (axios's default), text, document: text, which axios's own transform then parses.
+      return new TextDecoder().decode(bytes);
+  }
+}
+
+/**
+ * Gives the caller's `responseType` and `transformResponse` back their turn, on the opened bytes:
+ * the response ends up exactly as axios would have made it from a plain answer.
+ */
+export function finishResponse(
+  response: AxiosResponse,
+  bytes: Uint8Array,
+  state: CallState,
+  platform: Platform,
+): void {
+  const config = response.config as AxiosResponse['config'] & { response?: AxiosResponse };
+  // Put back exactly what the caller had, including nothing at all.
+  const mutable = config as { responseType?: unknown; transformResponse?: unknown };
+  mutable.responseType = state.responseType;
+  mutable.transformResponse = state.transformResponse;
+  let data: unknown = asResponseType(bytes, state, response, platform);
+  const transforms: AxiosResponseTransformer[] = [state.transformResponse ?? []].flat();
+  const headers = AxiosHeaders.from(response.headers as AxiosHeaders).normalize(false);
+  // axios's own transform reads the response from the config to attach it to a parse error.
+  config.response = response;
+  try {
+    for (const transform of transforms) data = transform.call(config, data, headers, response.status);
+  } finally {
+    delete config.response;
+  }
+  response.data = data;
+}

@@ -1,0 +1,38 @@
+import type { JweClient } from '@jwe-transport/client-core';
+import { type AxiosResponse, AxiosHeaders, isAxiosError } from 'axios';
+import { toFetchHeaders, toRecord } from './axios-headers.js';
+import { type CallState, stateOf } from './call-state.js';
+import type { Platform } from './platform.js';
+import { bytesOf, finishResponse } from './response-data.js';
+
+async function open(client: JweClient, response: AxiosResponse, state: CallState, platform: Platform) {
+  let bytes = bytesOf(response.data);
+  const headers = toFetchHeaders(response.headers);
+  const head = { status: response.status, statusText: response.statusText, headers };
+  if (client.needsBody(head, state.context)) {
+    const opened = await client.openBody(bytes, { ...head, url: state.context.url ?? '' }, state.context);
+    if (opened.decrypted) {
+      bytes = opened.plaintext;
+      response.headers = new AxiosHeaders(toRecord(opened.headers));
+    }
+  }
+  finishResponse(response, bytes, state, platform);
+}
+
+/** Opens 2xx answers (axios's fulfilled path) and error answers (`AxiosError.response`). */
+export function responseInterceptors(client: JweClient, platform: Platform, owner: object) {
+  return {
+    async onFulfilled(response: AxiosResponse): Promise<AxiosResponse> {
+      const state = stateOf(response.config, owner);
+      if (state !== undefined) await open(client, response, state, platform);
+      return response;
+    },
+    async onRejected(error: unknown): Promise<never> {
+      if (isAxiosError(error) && error.response) {
+        const state = stateOf(error.response.config ?? error.config, owner);
+        if (state !== undefined) await open(client, error.response, state, platform);
+      }
+      throw error;
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { Readable } from 'node:stream';
+import { type JweClient, JweRequestError, type SealedBody } from '@jwe-transport/client-core';
+import { boundaryOf, filePartStream, firstFilePart } from './multipart-file.js';
+
+type DispatchBody = unknown;
+
+function isFormDataLike(value: unknown): value is FormData {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { [Symbol.toStringTag]?: string })[Symbol.toStringTag] === 'FormData'
+  );
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
+
+/** undici's own `FormData` class is not the global one that the core recognises; copy it over. */
+function asGlobalFormData(form: FormData): FormData {
+  if (form instanceof FormData) return form;
+  const copy = new FormData();
+  (form as FormData).forEach((value, name) => {
+    copy.append(name, value);
+  });
+  return copy;
+}
+
+async function readAll(source: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of source) {
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return Buffer.concat(chunks, size);
+}
+
+function declaredLength(headers: Headers): number | undefined {
+  const value = headers.get('content-length');
+  return value === null ? undefined : Number(value);
+}
+
+/**
+ * Seals what undici is about to send: strings, bytes, Blobs and FormData through the core; a
+ * streamed body (fetch always streams, even a string) is read whole when it is known to be small,
+ * and otherwise sealed as a stream, a multipart one file part at a time.
+ */
+export async function sealDispatchBody(
+  body: DispatchBody,
+  headers: Headers,
+  client: JweClient,
+): Promise<SealedBody> {
+  const { options } = client;
+  if (body === null || body === undefined) return client.seal(null, headers);
+  if (typeof body === 'string') return client.seal(body, headers);
+  if (body instanceof Uint8Array) return client.seal(body as Uint8Array<ArrayBuffer>, headers);
+  if (isFormDataLike(body)) return client.seal(asGlobalFormData(body), headers);
+  if (body instanceof Blob) return client.seal(body, headers);
+  if (!isAsyncIterable(body)) {
+    throw new JweRequestError(
+      'ERR_JWE_BODY_UNSUPPORTED',
+      `This request is configured for encryption, but undici was given a body it cannot seal (${typeof body}). ` +
+        'Send JSON text, bytes, a Blob, a FormData or a stream.',
+    );
+  }
+  const length = declaredLength(headers);
+  if (length !== undefined && length <= options.streamThreshold) return client.seal((await readAll(body)) as Uint8Array<ArrayBuffer>, headers);
+  const contentType = headers.get('content-type') ?? '';
+  const boundary = /^\s*multipart\/form-data/i.test(contentType) ? boundaryOf(contentType) : undefined;
+  if (boundary !== undefined) {
+    const part = await firstFilePart(body, boundary);
+    const fileHeaders = new Headers(headers);
+    fileHeaders.set('content-type', 'application/octet-stream');
+    return client.seal(filePartStream(part, options.fileField), fileHeaders);
+  }
+  return client.seal(Readable.toWeb(Readable.from(body)) as ReadableStream<Uint8Array>, headers);
+}

@@ -1,0 +1,3 @@
+import { largeUploadSuite } from './helpers/large-upload-suite.js';
+
+largeUploadSuite('undici');
