@@ -16,6 +16,11 @@ export async function runAxiosScenarios(useJwe, adapter, { url, token, kid, key,
     });
 
   const json = await outcome(() => register(api, AADHAAR));
+  // What carried the call: an XMLHttpRequest for the XHR adapter, a fetch Request for the fetch one.
+  const transport = await outcome(async () => {
+    const response = await api.post(REGISTRATION, { aadhaar_number: AADHAAR });
+    return response.request?.constructor?.name;
+  });
   const blob = sampleBlob();
   const file = await outcome(async () => {
     const form = new FormData();
@@ -30,5 +35,5 @@ export async function runAxiosScenarios(useJwe, adapter, { url, token, kid, key,
   });
   const error = await outcome(() => register(api, '12'));
   const wrongKeyRequest = await outcome(() => register(instance(wrongKey), AADHAAR));
-  return { json, file, error, wrongKeyRequest };
+  return { json, file, error, wrongKeyRequest, transport };
 }
