@@ -4,13 +4,13 @@
  */
 export const BUILDS = [
   {
-    label: 'as the runtime resolves it (the node condition: node:crypto back end)',
+    label: 'own resolution: node, node:crypto',
     condition: undefined,
     backend: 'node',
     file: /\/packages\/codec\/dist\/index\.node\.js$/,
   },
   {
-    label: 'with --conditions=browser (the WebCrypto build)',
+    label: '--conditions=browser: WebCrypto',
     condition: 'browser',
     backend: 'webcrypto',
     file: /\/packages\/codec\/dist\/index\.web\.js$/,

@@ -74,8 +74,14 @@ export async function answerOf(call) {
   } catch (error) {
     const response = error?.response;
     if (!response) throw error;
-    // ky's error carries a fetch Response; axios's carries its parsed `data`.
-    const body = typeof response.json === 'function' ? await response.json() : response.data;
+    // ky 2 has read the body into `error.data`; ky 1 leaves it in the fetch Response; axios
+    // puts the parsed body in `response.data`.
+    const body =
+      'data' in error
+        ? error.data
+        : typeof response.json === 'function'
+          ? await response.json()
+          : response.data;
     return { status: response.status, body };
   }
 }

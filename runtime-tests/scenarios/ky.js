@@ -1,9 +1,9 @@
-// ky with the jwe plugin, as the ky plugin's README sets it up.
-import ky from 'ky';
+// ky (1 or 2, passed in) with the jwe plugin, as the ky plugin's README sets it up.
 import { AADHAAR, answerOf, DOCS, outcome, REGISTRATION, sampleBlob, sha256Hex } from './kit.js';
 
-export async function runKyScenarios(jwe, { url, token, kid, key, wrongKey }) {
-  const base = ky.create({ prefixUrl: url, headers: { authorization: `Bearer ${token}` }, retry: 0 });
+/** `prefixOption` is ky's name for the base URL: `prefixUrl` in ky 1, `prefix` in ky 2. */
+export async function runKyScenarios(ky, jwe, prefixOption, { url, token, kid, key, wrongKey }) {
+  const base = ky.create({ [prefixOption]: url, headers: { authorization: `Bearer ${token}` }, retry: 0 });
   const api = base.extend(jwe({ key, kid }));
   const register = (client, aadhaar) =>
     answerOf(async () => {
