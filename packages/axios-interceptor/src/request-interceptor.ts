@@ -38,7 +38,12 @@ async function sealData(
  * Seals `config.data` when the call is in scope, and switches the response to raw bytes so that
  * the response interceptor can open it before anything parses it.
  */
-export function requestInterceptor(client: JweClient, instance: AxiosInstance, platform: Platform, owner: object) {
+export function requestInterceptor(
+  client: JweClient,
+  instance: AxiosInstance,
+  platform: Platform,
+  owner: object,
+) {
   return async function sealRequest(config: InternalAxiosRequestConfig): Promise<InternalAxiosRequestConfig> {
     const call = (config as { jwe?: JweCallOptions }).jwe;
     const url = instance.getUri(config);

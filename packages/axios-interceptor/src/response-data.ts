@@ -1,4 +1,4 @@
-import { type AxiosResponse, type AxiosResponseTransformer, AxiosHeaders } from 'axios';
+import { AxiosHeaders, type AxiosResponse, type AxiosResponseTransformer } from 'axios';
 import type { CallState } from './call-state.js';
 import type { Platform } from './platform.js';
 
@@ -16,7 +16,9 @@ function asResponseType(bytes: Uint8Array, state: CallState, response: AxiosResp
     case 'arraybuffer':
       return platform.binary(bytes, response.data);
     case 'blob':
-      return new Blob([bytes as Uint8Array<ArrayBuffer>], { type: String(response.headers['content-type'] ?? '') });
+      return new Blob([bytes as Uint8Array<ArrayBuffer>], {
+        type: String(response.headers['content-type'] ?? ''),
+      });
     case 'stream':
       return platform.stream(bytes);
     default:

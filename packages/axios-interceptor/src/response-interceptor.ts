@@ -1,5 +1,5 @@
 import type { JweClient } from '@jwe-transport/client-core';
-import { type AxiosResponse, AxiosHeaders, isAxiosError } from 'axios';
+import { AxiosHeaders, type AxiosResponse, isAxiosError } from 'axios';
 import { toFetchHeaders, toRecord } from './axios-headers.js';
 import { type CallState, stateOf } from './call-state.js';
 import type { Platform } from './platform.js';

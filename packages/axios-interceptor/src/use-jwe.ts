@@ -13,7 +13,11 @@ declare module 'axios' {
   }
 }
 
-export function installJwe(instance: AxiosInstance, options: JweAxiosOptions, platform: Platform): () => void {
+export function installJwe(
+  instance: AxiosInstance,
+  options: JweAxiosOptions,
+  platform: Platform,
+): () => void {
   if (!instance?.interceptors?.request || !instance.interceptors.response) {
     throw new TypeError('useJwe: pass an axios instance, for example useJwe(axios.create(), { key }).');
   }

@@ -13,6 +13,7 @@ import {
   sealResponse,
 } from '@jwe-transport/server-core';
 import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
+import { bodyReadLater } from './skip.js';
 
 export {
   type ErrorBody,
@@ -53,6 +54,7 @@ function replaceResponse(c: Context, response: Response): void {
 export function jwe(options: JweHonoOptions | JweServer): MiddlewareHandler {
   const server = options instanceof JweServer ? options : new JweServer(options);
   return async (c, next) => {
+    if (bodyReadLater(c)) return next();
     let exchange: Awaited<ReturnType<typeof openRequest>>;
     try {
       exchange = await openRequest(server, c.req.raw);

@@ -12,3 +12,5 @@ export {
   receiveEncryptedFile,
   type UploadHeaders,
 } from './node/receive-file.js';
+export { receiveUpload, type UploadedFile, type UploadOptions } from './node/receive-upload.js';
+export { type WithJweUploadOptions, withJweUpload } from './node/with-jwe-upload.js';

@@ -11,4 +11,4 @@ export {
   JweResponseError,
   type JweResponseErrorCode,
 } from '@jwe-transport/client-core';
-export { jweInterceptor, type JweInterceptorOptions } from './interceptor.js';
+export { type JweInterceptorOptions, jweInterceptor } from './interceptor.js';

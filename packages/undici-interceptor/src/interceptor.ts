@@ -7,7 +7,12 @@ import {
   type ResponseContext,
 } from '@jwe-transport/client-core';
 import type { Dispatcher } from 'undici';
-import { type HeldResponse, OpeningHandler, type OpenedResponse, type ResponsePlan } from './opening-handler.js';
+import {
+  type HeldResponse,
+  type OpenedResponse,
+  OpeningHandler,
+  type ResponsePlan,
+} from './opening-handler.js';
 import { sealDispatchBody } from './request-body.js';
 import { fromHeaders, toHeaders } from './request-headers.js';
 
@@ -84,7 +89,10 @@ async function dispatchSealed(
   const plan = await client.plan({ url, method: opts.method, headers });
   const context: ResponseContext = { method: opts.method, url, sealed: false, mode: plan.responses };
   if (!plan.seal) {
-    dispatch(opts, plan.responses === 'never' ? handler : new OpeningHandler(handler, responsePlan(client, context)));
+    dispatch(
+      opts,
+      plan.responses === 'never' ? handler : new OpeningHandler(handler, responsePlan(client, context)),
+    );
     return;
   }
   const sealed = await sealDispatchBody(opts.body, headers, client);
@@ -93,7 +101,10 @@ async function dispatchSealed(
     return;
   }
   context.sealed = true;
-  const body = sealed.kind === 'buffered' ? sealed.body : Readable.fromWeb(sealed.body as import('node:stream/web').ReadableStream<Uint8Array>);
+  const body =
+    sealed.kind === 'buffered'
+      ? sealed.body
+      : Readable.fromWeb(sealed.body as import('node:stream/web').ReadableStream<Uint8Array>);
   dispatch(
     { ...opts, body, headers: fromHeaders(sealed.headers) },
     new OpeningHandler(handler, responsePlan(client, context)),
@@ -109,7 +120,12 @@ async function dispatchSealed(
  * ```
  */
 export function jweInterceptor(options: JweInterceptorOptions): Dispatcher.DispatcherComposeInterceptor {
-  if (options === null || typeof options !== 'object' || !Array.isArray(options.origins) || options.origins.length === 0) {
+  if (
+    options === null ||
+    typeof options !== 'object' ||
+    !Array.isArray(options.origins) ||
+    options.origins.length === 0
+  ) {
     throw new TypeError(
       'jweInterceptor: the "origins" option is required, for example { origins: ["https://api.example.com"] }: ' +
         'a dispatcher may see every request the process makes, and only these origins are encrypted.',

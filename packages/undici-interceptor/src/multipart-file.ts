@@ -73,7 +73,9 @@ export async function firstFilePart(source: AsyncIterable<Uint8Array>, boundary:
 
   let headerEnd = -1;
   try {
-    while ((headerEnd = buffer.indexOf(HEADER_END)) === -1) {
+    for (;;) {
+      headerEnd = buffer.indexOf(HEADER_END);
+      if (headerEnd !== -1) break;
       if (buffer.length > MAX_PART_HEADER + opening.length) throw malformed('part headers too long');
       if (!(await more())) throw malformed('it ends before the first part');
     }

@@ -99,7 +99,7 @@ export class OpeningHandler implements Dispatcher.DispatchHandler {
     this.#held = { status, statusText: statusText ?? '', headers, body: new Uint8Array(0) };
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.#held === undefined) {
       this.#target.onResponseData?.(this.#controller, chunk);
       return;
@@ -108,7 +108,7 @@ export class OpeningHandler implements Dispatcher.DispatchHandler {
     this.#size += chunk.length;
   }
 
-  onResponseEnd(controller: Dispatcher.DispatchController, trailers: IncomingHttpHeaders): void {
+  onResponseEnd(_controller: Dispatcher.DispatchController, trailers: IncomingHttpHeaders): void {
     const held = this.#held;
     if (held === undefined) {
       this.#target.onResponseEnd?.(this.#controller, trailers);
@@ -134,7 +134,10 @@ export class OpeningHandler implements Dispatcher.DispatchHandler {
       controller.rawHeaders = rawHeadersOf(opened.headers);
       this.#target.onResponseStart?.(controller, opened.status, opened.headers, opened.statusText);
       if (opened.body.length > 0 && !controller.aborted) {
-        this.#target.onResponseData?.(controller, Buffer.from(opened.body.buffer, opened.body.byteOffset, opened.body.length));
+        this.#target.onResponseData?.(
+          controller,
+          Buffer.from(opened.body.buffer, opened.body.byteOffset, opened.body.length),
+        );
       }
       this.#target.onResponseEnd?.(controller, trailers);
     } catch (error) {
@@ -143,6 +146,9 @@ export class OpeningHandler implements Dispatcher.DispatchHandler {
   }
 
   #fail(error: unknown): void {
-    this.#target.onResponseError?.(this.#controller, error instanceof Error ? error : new Error(String(error)));
+    this.#target.onResponseError?.(
+      this.#controller,
+      error instanceof Error ? error : new Error(String(error)),
+    );
   }
 }

@@ -65,7 +65,8 @@ export async function sealDispatchBody(
     );
   }
   const length = declaredLength(headers);
-  if (length !== undefined && length <= options.streamThreshold) return client.seal((await readAll(body)) as Uint8Array<ArrayBuffer>, headers);
+  if (length !== undefined && length <= options.streamThreshold)
+    return client.seal((await readAll(body)) as Uint8Array<ArrayBuffer>, headers);
   const contentType = headers.get('content-type') ?? '';
   const boundary = /^\s*multipart\/form-data/i.test(contentType) ? boundaryOf(contentType) : undefined;
   if (boundary !== undefined) {

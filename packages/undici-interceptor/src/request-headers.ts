@@ -5,7 +5,8 @@ export function toHeaders(headers: Dispatcher.DispatchOptions['headers']): Heade
   const result = new Headers();
   if (headers === null || headers === undefined) return result;
   if (Array.isArray(headers)) {
-    for (let at = 0; at + 1 < headers.length; at += 2) result.append(String(headers[at]), String(headers[at + 1]));
+    for (let at = 0; at + 1 < headers.length; at += 2)
+      result.append(String(headers[at]), String(headers[at + 1]));
     return result;
   }
   const pairs: Iterable<[string, unknown]> =

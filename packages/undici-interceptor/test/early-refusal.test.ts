@@ -18,7 +18,9 @@ describe('an upload refused before the server read it', () => {
   beforeAll(async () => {
     server = await startJweServer();
     agent = new undici.Agent();
-    dispatcher = agent.compose(jweInterceptor({ key: SHARED_KEY, origins: [server.origin], streamThreshold: MiB }));
+    dispatcher = agent.compose(
+      jweInterceptor({ key: SHARED_KEY, origins: [server.origin], streamThreshold: MiB }),
+    );
   });
   afterAll(async () => {
     await agent.close();
@@ -33,11 +35,12 @@ describe('an upload refused before the server read it', () => {
         const response = await undici.request(`${server.url}/v1/docs?refuse=${status}`, {
           dispatcher,
           method: 'POST',
-          body: form,
+          body: form as unknown as undici.FormData,
         });
         expect(response.statusCode).toBe(status);
         expect(response.headers['x-jwe-decrypted']).toBe('true');
         expect(await response.body.json()).toEqual({ error: 'refused' });
+        expect(server.last().headers['transfer-encoding']).toBe('chunked');
       }
     });
 

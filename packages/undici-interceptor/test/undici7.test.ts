@@ -1,4 +1,7 @@
 import * as undici from 'undici';
 import { undiciSuite } from './helpers/undici-suite.js';
 
-undiciSuite(`undici ${(await import('undici/package.json', { with: { type: 'json' } })).default.version}`, undici);
+undiciSuite(
+  `undici ${(await import('undici/package.json', { with: { type: 'json' } })).default.version}`,
+  undici,
+);

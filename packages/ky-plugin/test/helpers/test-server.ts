@@ -3,7 +3,9 @@
 //   reply=protected (default for encrypted requests, npm jose) | bare (no `protected`, empty AAD)
 //        | jwcrypto (Python jwcrypto, as the service's own samples were made)
 //        | plain (default for plain requests) | wrongkey | garbage-marked
+//        | html (a gateway's error page, text/html)
 //   status=NNN   answer with that status
+//   refuse=1     answer at once (status, default 413), encrypted, without reading the body
 //   fail=N       answer the first N attempts on this path with 503 (plain text)
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -106,7 +108,10 @@ async function answer(record: Recorded, response: ServerResponse): Promise<void>
   let body: string;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (reply === 'plain') body = payload;
-  else if (reply === 'garbage-marked') {
+  else if (reply === 'html') {
+    body = GATEWAY_PAGE;
+    headers['content-type'] = 'text/html';
+  } else if (reply === 'garbage-marked') {
     body = JSON.stringify({ not: 'an envelope' });
     headers['x-encryption'] = 'JWE';
   } else {
@@ -123,6 +128,15 @@ async function answer(record: Recorded, response: ServerResponse): Promise<void>
   response.writeHead(status, headers).end(body);
 }
 
+export const GATEWAY_PAGE =
+  '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>\n';
+
+/** Answers an upload before reading it, as an auth check or a size limit does. */
+async function refuse(status: number, response: ServerResponse): Promise<void> {
+  const envelope = await joseEncrypt(JSON.stringify({ error: `refused with ${status}` }), key);
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(envelope));
+}
+
 export async function startTestServer(): Promise<TestServer> {
   const requests: Recorded[] = [];
   const attempts = new Map<string, number>();
@@ -137,6 +151,10 @@ export async function startTestServer(): Promise<TestServer> {
       streamed: false,
     };
     requests.push(record);
+    if (record.query.refuse === '1') {
+      void refuse(Number(record.query.status ?? 413), response);
+      return;
+    }
     const attempt = (attempts.get(url.pathname) ?? 0) + 1;
     attempts.set(url.pathname, attempt);
     receive(request, record)

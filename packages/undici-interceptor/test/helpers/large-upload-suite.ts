@@ -26,7 +26,10 @@ async function upload(mode: string, url: string, file: DiskFile, undiciName: str
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as ChildReport;
 }
 
-export function largeUploadSuite(undiciName: string, fetchModes: readonly Mode[] = ['fetch', 'global-fetch']) {
+export function largeUploadSuite(
+  undiciName: string,
+  fetchModes: readonly Mode[] = ['fetch', 'global-fetch'],
+) {
   describe(`a 200 MiB upload through jweInterceptor (${undiciName})`, () => {
     let server: JweTestServer;
     let file: DiskFile;

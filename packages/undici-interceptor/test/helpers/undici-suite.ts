@@ -1,9 +1,13 @@
 // The undici interceptor's behaviour, run once per undici major (7 on every Node, 8 where Node allows).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jweInterceptor, type JweInterceptorOptions, JweResponseError } from '../../src/index.js';
+import { type JweInterceptorOptions, JweResponseError, jweInterceptor } from '../../src/index.js';
 import { type JweTestServer, OTHER_KEY, SHARED_KEY, startJweServer } from './jwe-server.js';
 
 export type Undici = typeof import('undici');
+type UndiciForm = import('undici').FormData;
+
+/** The global FormData, which undici.request takes, typed as undici's own. */
+const asUndiciForm = (form: FormData | UndiciForm) => form as UndiciForm;
 
 /** undici.fetch and Node's fetch report a dispatcher's error as a TypeError whose cause is it. */
 async function fetchFailure(promise: Promise<unknown>): Promise<Error & { code?: string; status?: number }> {
@@ -33,7 +37,9 @@ export function undiciSuite(label: string, undici: Undici): void {
     let agent: import('undici').Agent;
     let dispatcher: import('undici').Dispatcher;
     const setup = (options: Partial<JweInterceptorOptions> = {}) =>
-      agent.compose(jweInterceptor({ key: SHARED_KEY, kid: 'client-1', origins: [server.origin], ...options }));
+      agent.compose(
+        jweInterceptor({ key: SHARED_KEY, kid: 'client-1', origins: [server.origin], ...options }),
+      );
 
     beforeAll(async () => {
       server = await startJweServer();
@@ -122,8 +128,12 @@ export function undiciSuite(label: string, undici: Undici): void {
         const url = `${server.url}/v1/docs`;
         const answer =
           send === 'request'
-            ? await (await undici.request(url, { dispatcher, method: 'POST', body: form })).body.json()
-            : await (await undici.fetch(url, { dispatcher, method: 'POST', body: form })).json();
+            ? await (
+                await undici.request(url, { dispatcher, method: 'POST', body: asUndiciForm(form) })
+              ).body.json()
+            : await (
+                await undici.fetch(url, { dispatcher, method: 'POST', body: asUndiciForm(form) })
+              ).json();
         expect(answer).toMatchObject({ encrypted: true, file: { size: bytes.length } });
         expect(server.last().file?.size).toBe(bytes.length);
       }
@@ -161,7 +171,11 @@ export function undiciSuite(label: string, undici: Undici): void {
         form.set('document', new Blob(['secret']), 'a.txt');
         const undiciForm = new undici.FormData();
         undiciForm.set('document', new Blob(['secret']), 'a.txt');
-        await refused(() => undici.request(url, { dispatcher, method: 'POST', body: form }), 'ERR_JWE_FILE_FIELD', false);
+        await refused(
+          () => undici.request(url, { dispatcher, method: 'POST', body: asUndiciForm(form) }),
+          'ERR_JWE_FILE_FIELD',
+          false,
+        );
         await refused(
           () => undici.fetch(url, { dispatcher, method: 'POST', body: undiciForm }),
           'ERR_JWE_FILE_FIELD',
@@ -178,7 +192,7 @@ export function undiciSuite(label: string, undici: Undici): void {
         }
         const url = `${server.url}/v1/docs`;
         const error = await refused(
-          () => undici.request(url, { dispatcher, method: 'POST', body: form }),
+          () => undici.request(url, { dispatcher, method: 'POST', body: asUndiciForm(form) }),
           'ERR_JWE_FORM_UNSUPPORTED',
           false,
         );
@@ -193,12 +207,19 @@ export function undiciSuite(label: string, undici: Undici): void {
       it('refuses a body it cannot seal', async () => {
         const url = `${server.url}/v1/x`;
         await refused(
-          () => undici.request(url, { dispatcher, method: 'POST', body: 'plain words', headers: { 'content-type': 'text/plain' } }),
+          () =>
+            undici.request(url, {
+              dispatcher,
+              method: 'POST',
+              body: 'plain words',
+              headers: { 'content-type': 'text/plain' },
+            }),
           'ERR_JWE_BODY_UNSUPPORTED',
           false,
         );
         await refused(
-          () => undici.fetch(url, { dispatcher, method: 'POST', body: new URLSearchParams({ aadhaar: '1234' }) }),
+          () =>
+            undici.fetch(url, { dispatcher, method: 'POST', body: new URLSearchParams({ aadhaar: '1234' }) }),
           'ERR_JWE_BODY_UNSUPPORTED',
           true,
         );
@@ -218,7 +239,12 @@ export function undiciSuite(label: string, undici: Undici): void {
         expect(error.status).toBe(200);
         expect(error.message).toContain('text/html, no X-Encryption header, 37 bytes');
         const viaFetch = await fetchFailure(
-          undici.fetch(`${server.url}/v1/x?reply=plain`, { dispatcher, method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } }),
+          undici.fetch(`${server.url}/v1/x?reply=plain`, {
+            dispatcher,
+            method: 'POST',
+            body: '{"a":1}',
+            headers: { 'content-type': 'application/json' },
+          }),
         );
         expect(viaFetch.code).toBe('ERR_JWE_RESPONSE_NOT_ENCRYPTED');
       });
@@ -277,7 +303,9 @@ export function undiciSuite(label: string, undici: Undici): void {
       });
 
       it('requires origins', () => {
-        expect(() => jweInterceptor({ key: SHARED_KEY } as JweInterceptorOptions)).toThrow(/"origins" option is required/);
+        expect(() => jweInterceptor({ key: SHARED_KEY } as JweInterceptorOptions)).toThrow(
+          /"origins" option is required/,
+        );
       });
     });
   });

@@ -1,0 +1,3 @@
+import { axiosSuite } from './helpers/axios-suite.js';
+
+axiosSuite('fetch');

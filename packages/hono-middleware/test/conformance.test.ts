@@ -1,0 +1,51 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { jwe, jweErrorHandler } from '@jwe-transport/hono-middleware';
+import { jweUpload } from '@jwe-transport/hono-middleware/upload';
+import { Hono } from 'hono';
+import { type ConformanceAdapter, runConformance } from '../../server-core/test/conformance/index.js';
+import { sha256 } from '../../server-core/test/conformance/wire.js';
+
+const honoAdapter: ConformanceAdapter = {
+  name: 'Hono 4 on @hono/node-server',
+  start(setup) {
+    const shared = {
+      keys: setup.keys,
+      ...(setup.missingProtected ? { missingProtected: setup.missingProtected } : {}),
+    };
+    const app = new Hono();
+    app.use(jwe({ ...shared, limit: setup.limit }));
+    app.onError(jweErrorHandler({ onError: () => {} }));
+    app.post('/echo', async (c) => {
+      const info = c.get('jwe');
+      return c.json({ body: await c.req.json(), encrypted: info.encrypted, kid: info.kid });
+    });
+    app.get('/hello', (c) => c.json({ hello: 'world' }));
+    app.post('/fail', () => {
+      throw new Error('internal detail');
+    });
+    app.post('/upload', jweUpload({ ...shared, ...setup.upload }), (c) => {
+      const file = c.get('jweFile');
+      return c.json({ size: file.size, path: file.path });
+    });
+    app.post('/upload-memory', jweUpload({ ...shared, limit: setup.memoryUpload.limit }), (c) => {
+      const file = c.get('jweFile');
+      return c.json({ size: file.size, sha256: sha256(file.buffer ?? new Uint8Array()) });
+    });
+    return new Promise((resolve) => {
+      const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
+        resolve({
+          url: `http://127.0.0.1:${info.port}`,
+          close: () =>
+            new Promise((done) => {
+              (server as Server).closeAllConnections();
+              server.close(() => done());
+            }),
+        });
+      });
+    });
+  },
+};
+
+runConformance(honoAdapter);

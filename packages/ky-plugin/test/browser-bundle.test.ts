@@ -1,0 +1,34 @@
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// esbuild as tsup (a root dev dependency) ships it: the bundler the browser suites use too.
+const require = createRequire(import.meta.url);
+const esbuild = createRequire(require.resolve('tsup'))('esbuild') as {
+  build(options: Record<string, unknown>): Promise<{
+    errors: unknown[];
+    metafile: { inputs: Record<string, unknown> };
+    outputFiles: { text: string }[];
+  }>;
+};
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+
+describe('the published build, bundled for a browser', () => {
+  it('resolves the browser build and imports no Node built-in', async () => {
+    const result = await esbuild.build({
+      stdin: { contents: "export * from '@jwe-transport/ky-plugin';", resolveDir: packageDir },
+      bundle: true,
+      write: false,
+      platform: 'browser',
+      format: 'esm',
+      logLevel: 'silent',
+      metafile: true,
+    });
+    expect(result.errors).toEqual([]);
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((path) => path.endsWith('ky-plugin/dist/index.browser.js'))).toBe(true);
+    expect(inputs.some((path) => path.endsWith('codec/dist/index.web.js'))).toBe(true);
+    expect(inputs.filter((path) => path.startsWith('node:'))).toEqual([]);
+    expect(result.outputFiles[0]!.text).not.toMatch(/from ['"](node:)?(fs|http|https|stream|net)['"]/);
+  });
+});

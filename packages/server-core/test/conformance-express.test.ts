@@ -1,0 +1,4 @@
+import { expressAdapter } from './adapters/express.js';
+import { runConformance } from './conformance/index.js';
+
+runConformance(expressAdapter);
