@@ -1,5 +1,10 @@
-import type { WebhookEvent } from '@jwe-transport/express-middleware';
-import type { DecodedResult, WebhookSubscription } from '@jwe-transport/ky-plugin';
+import type {
+  DecodedResult,
+  SessionResult,
+  TranscriptionStarted,
+  WebhookSubscription,
+} from '@jwe-transport/service-client';
+import type { ReceiverEventLine } from './processes.mjs';
 
 export interface UploadedFile {
   name: string;
@@ -9,10 +14,12 @@ export interface UploadedFile {
 
 export interface WorkflowRun {
   uploaded: UploadedFile[];
-  event: WebhookEvent;
+  event: ReceiverEventLine;
   httpStatus: 200 | 206;
+  result: SessionResult;
   decoded: DecodedResult;
   subscription: WebhookSubscription;
+  started: TranscriptionStarted;
 }
 
 export function runWorkflow(options?: {
@@ -20,4 +27,6 @@ export function runWorkflow(options?: {
   serviceUrl?: string;
   clientId?: string;
   clientSecret?: string;
+  receiverPublicUrl?: string;
+  webhookTimeoutMs?: number;
 }): Promise<WorkflowRun>;

@@ -71,7 +71,7 @@ describe('CORS (CORS_ORIGINS)', () => {
 describe('stored documents', () => {
   async function upload(tokens: Tokens, bytes: Uint8Array) {
     const form = new FormData();
-    form.append('file', new Blob([bytes], { type: 'application/pdf' }), 'scan.pdf');
+    form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), 'scan.pdf');
     const response = await fetch(`${t.url}/mr/api/v2/docs`, {
       method: 'POST',
       headers: bearer(tokens),

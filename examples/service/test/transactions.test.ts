@@ -96,6 +96,7 @@ describe('start (POST /voice/api/v2/transaction/init/{txn})', () => {
       [{ client_generated_files: ['notes.txt'] }, '0'],
       [{ batch_s3_url: `${data.uploadData.url}other/` }, 'batch_s3_url'],
       [{ additional_data: 'text' }, 'additional_data'],
+      [{ model_type: 'max' }, 'model_type'],
     ];
     for (const [change, last] of cases) {
       const response = await startTransaction(t.url, alpha, 'start-bad', startBody(data, ['a.wav'], change));
@@ -139,6 +140,7 @@ describe('status (GET /voice/api/v3/status/{txn})', () => {
     const body = startBody(data, Object.keys(files), {
       additional_data: { doctor: 'D-1' },
       speciality: 'cardiology',
+      model_type: 'lite',
     });
     expect((await startTransaction(t.url, alpha, 'status-200', body)).status).toBe(201);
     const response = await finalStatus('status-200');
@@ -153,7 +155,12 @@ describe('status (GET /voice/api/v3/status/{txn})', () => {
     for (const item of result.output)
       expect(item).toMatchObject({ status: 'success', errors: [], warnings: [] });
     const emr = JSON.parse(decode(result.output[1].value));
-    expect(emr).toMatchObject({ session_id: 'status-200', mode: 'dictation', speciality: 'cardiology' });
+    expect(emr).toMatchObject({
+      session_id: 'status-200',
+      mode: 'dictation',
+      model_type: 'lite',
+      speciality: 'cardiology',
+    });
     expect(emr.files).toEqual([
       { name: 'first.wav', size: 4000, sha256: sha256(files['first.wav']), content_type: 'audio/wav' },
       { name: 'second.mp3', size: 2000, sha256: sha256(files['second.mp3']), content_type: 'audio/mpeg' },

@@ -41,4 +41,3 @@ export function jwe(options: JweOptions): JweMiddleware {
   };
   return middleware;
 }
-export * from './webhooks/index.js';

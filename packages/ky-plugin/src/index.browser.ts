@@ -1,8 +1,7 @@
 /**
- * `@jwe-transport/ky-plugin` for browsers and other non-Node runtimes: the plugin, the fetch
- * wrapper and the auth hooks. The transcription helpers read files from disk and stay Node-only.
+ * `@jwe-transport/ky-plugin` for browsers and other non-Node runtimes: the plugin and the fetch
+ * wrapper (the auth hooks and transcription helpers moved to `@jwe-transport/service-client`).
  * @packageDocumentation
  */
 
-export * from './auth/index.js';
 export * from './public.js';

@@ -3,6 +3,4 @@
  * @packageDocumentation
  */
 
-export * from './auth/index.js';
 export * from './public.js';
-export * from './transcription/index.js';

@@ -2,11 +2,11 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { COMPLETED_EVENT } from '@jwe-transport/service-client';
 import { type EndpointPolicy, isInternalAddress } from './endpoint-policy.js';
 import type { Subscription, SubscriptionStore } from './subscriptions.js';
 import type { Transaction } from './transactions.js';
 
-export const COMPLETED_EVENT = 'v2rx.completed';
 export const SIGNATURE_HEADER = 'Eka-Webhook-Signature';
 
 /** One attempt to deliver one notification, as recorded for tests and logs. */

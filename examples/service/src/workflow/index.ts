@@ -21,7 +21,7 @@ export {
   type WorkflowConfig,
   workflowConfigFromEnv,
 } from './config.js';
-export { COMPLETED_EVENT, type DeliveryRecord, SIGNATURE_HEADER, signature } from './delivery.js';
+export { type DeliveryRecord, SIGNATURE_HEADER, signature } from './delivery.js';
 export type { AudioFileRecord, OutputItem } from './documents.js';
 export { STORAGE_PATH } from './storage-policy.js';
 export type { Transaction } from './transactions.js';

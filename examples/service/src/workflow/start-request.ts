@@ -4,6 +4,7 @@ const TEMPLATES = new Set(['clinical_notes_template', 'eka_emr_template', 'trans
 const LANGUAGES = new Set(['en-IN', 'en-US', 'hi', 'gu', 'kn', 'ml', 'ta', 'te', 'bn', 'mr', 'pa']);
 const MODES = new Set(['dictation', 'consultation']);
 const TRANSFERS = new Set(['non-vaded', 'vaded']);
+const MODEL_TYPES = new Set(['pro', 'lite']);
 const FILE_NAME = /^[^/\\\0]{1,255}$/;
 
 export interface RequestedTemplate {
@@ -14,6 +15,8 @@ export interface RequestedTemplate {
 export interface StartRequest {
   mode: string;
   transfer: string;
+  /** Spec 2.7's `extra_data.model_type`, when the client sends it along. */
+  modelType: string | undefined;
   batchUrl: string;
   files: string[];
   languages: string[];
@@ -115,6 +118,9 @@ export function parseStartRequest(body: unknown): { request: StartRequest } | { 
   const speciality = body.speciality;
   if (speciality !== undefined && typeof speciality !== 'string')
     details.push(invalid(['speciality'], 'must be a string'));
+  const modelType = body.model_type;
+  if (modelType !== undefined && (typeof modelType !== 'string' || !MODEL_TYPES.has(modelType)))
+    details.push(invalid(['model_type'], 'must be pro or lite'));
   const additionalData = body.additional_data;
   if (additionalData !== undefined && !isRecord(additionalData))
     details.push(invalid(['additional_data'], 'must be a JSON object'));
@@ -123,6 +129,7 @@ export function parseStartRequest(body: unknown): { request: StartRequest } | { 
     request: {
       mode,
       transfer,
+      modelType: modelType as string | undefined,
       batchUrl: batchUrl as string,
       files: files as string[],
       languages: (languages as unknown[]).map(String),

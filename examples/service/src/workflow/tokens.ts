@@ -122,12 +122,15 @@ export class TokenIssuer {
   }
 
   #revokeFamily(id: string): void {
+    if (this.#dropFamily(id)) this.counts.revokedFamilies++;
+  }
+
+  #dropFamily(id: string): boolean {
     const family = this.#families.get(id);
-    if (!family) return;
+    if (!family) return false;
     for (const key of family.access) this.#access.delete(key);
     for (const key of family.refresh) this.#refresh.delete(key);
-    this.#families.delete(id);
-    this.counts.revokedFamilies++;
+    return this.#families.delete(id);
   }
 
   #issue(clientId: string, familyId: string): TokenAnswer {
@@ -165,6 +168,6 @@ export class TokenIssuer {
   /** Keeps memory bounded under many logins: whole expired families go once the maps grow. */
   #sweep(now: number): void {
     if (this.#refresh.size < 10_000) return;
-    for (const [id, family] of this.#families) if (now >= family.expiresAt) this.#revokeFamily(id);
+    for (const [id, family] of this.#families) if (now >= family.expiresAt) this.#dropFamily(id);
   }
 }

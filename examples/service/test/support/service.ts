@@ -95,7 +95,7 @@ export function presignedPost(
 ): Promise<Response> {
   const form = new FormData();
   for (const [field, value] of Object.entries(fields)) form.append(field, value);
-  form.append('file', new Blob([bytes]), name);
+  form.append('file', new Blob([new Uint8Array(bytes)]), name);
   return fetch(grantData.uploadData.url, { method: 'POST', body: form });
 }
 

@@ -1,0 +1,70 @@
+/** The `type` of every error the webhook receiver passes to `next(err)`, in body-parser's style. */
+export type WebhookErrorType =
+  | 'webhook.signature.missing'
+  | 'webhook.signature.invalid'
+  | 'webhook.timestamp.stale'
+  | 'webhook.replayed'
+  | 'webhook.payload.invalid'
+  | 'webhook.body.consumed'
+  | 'webhook.body.too_large'
+  | 'webhook.handler.failed';
+
+export type WebhookErrorCode =
+  | 'ERR_WEBHOOK_SIGNATURE_MISSING'
+  | 'ERR_WEBHOOK_SIGNATURE_INVALID'
+  | 'ERR_WEBHOOK_TIMESTAMP_STALE'
+  | 'ERR_WEBHOOK_REPLAYED'
+  | 'ERR_WEBHOOK_PAYLOAD_INVALID'
+  | 'ERR_WEBHOOK_BODY_CONSUMED'
+  | 'ERR_WEBHOOK_BODY_TOO_LARGE'
+  | 'ERR_WEBHOOK_HANDLER_FAILED';
+
+const STATUS: Record<WebhookErrorType, number> = {
+  'webhook.signature.missing': 401,
+  'webhook.signature.invalid': 401,
+  'webhook.timestamp.stale': 401,
+  'webhook.replayed': 409,
+  'webhook.payload.invalid': 400,
+  // The receiver is mounted wrongly: a server bug, not the sender's.
+  'webhook.body.consumed': 500,
+  'webhook.body.too_large': 413,
+  // With ack 'after-handler': the application failed; the sender should deliver again.
+  'webhook.handler.failed': 500,
+};
+
+const CODE: Record<WebhookErrorType, WebhookErrorCode> = {
+  'webhook.signature.missing': 'ERR_WEBHOOK_SIGNATURE_MISSING',
+  'webhook.signature.invalid': 'ERR_WEBHOOK_SIGNATURE_INVALID',
+  'webhook.timestamp.stale': 'ERR_WEBHOOK_TIMESTAMP_STALE',
+  'webhook.replayed': 'ERR_WEBHOOK_REPLAYED',
+  'webhook.payload.invalid': 'ERR_WEBHOOK_PAYLOAD_INVALID',
+  'webhook.body.consumed': 'ERR_WEBHOOK_BODY_CONSUMED',
+  'webhook.body.too_large': 'ERR_WEBHOOK_BODY_TOO_LARGE',
+  'webhook.handler.failed': 'ERR_WEBHOOK_HANDLER_FAILED',
+};
+
+/**
+ * A refused webhook delivery: `status`/`statusCode`, `expose`, `type` and `code` as body-parser
+ * errors have them. Messages never contain the signing key, the expected signature or the body.
+ */
+export class WebhookError extends Error {
+  readonly status: number;
+  readonly statusCode: number;
+  readonly expose: boolean;
+  readonly type: WebhookErrorType;
+  readonly code: WebhookErrorCode;
+
+  constructor(type: WebhookErrorType, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'WebhookError';
+    this.type = type;
+    this.code = CODE[type];
+    this.status = STATUS[type];
+    this.statusCode = this.status;
+    this.expose = this.status < 500;
+  }
+}
+
+export function isWebhookError(value: unknown): value is WebhookError {
+  return value instanceof WebhookError;
+}

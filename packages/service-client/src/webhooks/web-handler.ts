@@ -1,0 +1,44 @@
+import { parseLimit, readLimited, tooLarge } from './body-limit.js';
+import { isWebhookError } from './errors.js';
+import {
+  createWebhookProcessor,
+  refusal,
+  type WebhookOutcome,
+  type WebhookProcessorOptions,
+} from './processor.js';
+
+export interface WebhookHandlerOptions extends WebhookProcessorOptions {
+  /** Body size limit: bytes, or text such as `'256kb'`. Default 256 KiB. */
+  limit?: number | string;
+}
+
+function respond(outcome: WebhookOutcome): Response {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (outcome.error?.type === 'webhook.body.too_large') headers.connection = 'close';
+  return new Response(JSON.stringify(outcome.body), { status: outcome.status, headers });
+}
+
+/**
+ * A webhook receiver for Web-standard servers: `(request: Request) => Promise<Response>`, for
+ * `Deno.serve`, `Bun.serve`, Hono (`app.post('/webhook', (c) => handle(c.req.raw))`) and any
+ * fetch-style handler. With ack `before-handler`, `onEvent` starts right after the Response is
+ * returned.
+ */
+export function webhookHandler(options: WebhookHandlerOptions): (request: Request) => Promise<Response> {
+  const limit = parseLimit(options.limit, 'webhookHandler()');
+  const process = createWebhookProcessor(options);
+  return async (request) => {
+    const declared = Number(request.headers.get('content-length'));
+    let rawBody: Uint8Array;
+    try {
+      if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+      rawBody = await readLimited(request.body, limit);
+    } catch (error) {
+      if (isWebhookError(error)) return respond(refusal(error));
+      throw error;
+    }
+    const outcome = await process(rawBody, request.headers);
+    if (outcome.afterAnswer) void outcome.afterAnswer();
+    return respond(outcome);
+  };
+}

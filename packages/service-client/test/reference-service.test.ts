@@ -1,0 +1,124 @@
+// The package against the repository's reference service (examples/service), which serves the
+// documented paths: credentials to decoded documents, with the signed webhook in between.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createServiceClient,
+  MemoryStore,
+  type TranscriptionError,
+  type WebhookEvent,
+} from '@jwe-transport/service-client';
+import { webhookReceiver } from '@jwe-transport/service-client/express';
+import { audioFileFromPath } from '@jwe-transport/service-client/node';
+import express from 'express';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type RunningService, startService } from '../../../examples/service/src/index.js';
+
+const CLIENT_ID = 'reference-client';
+const CLIENT_SECRET = 'reference-client-secret-01';
+const SIGNING_KEY = 'whsec-reference-0123456789';
+
+let service: RunningService;
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'service-client-reference-'));
+  service = await startService({
+    keys: { k1: 'ref-shared-key-1' },
+    tokens: ['static-token-1'],
+    port: 0,
+    docsDir: join(dir, 'docs'),
+    uploadLimit: '5mb',
+    generated: {},
+    workflow: { clients: { [CLIENT_ID]: CLIENT_SECRET }, processingMs: 20, webhookAllowHosts: ['127.0.0.1'] },
+  });
+});
+afterAll(async () => {
+  await service?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+it('runs from credentials to decoded documents against the reference service', async () => {
+  const events: WebhookEvent[] = [];
+  let notified: (event: WebhookEvent) => void = () => {};
+  const notification = new Promise<WebhookEvent>((resolve) => {
+    notified = resolve;
+  });
+  const app = express();
+  app.post(
+    '/webhook',
+    webhookReceiver({
+      signingKey: SIGNING_KEY,
+      store: new MemoryStore(),
+      onEvent: (event) => {
+        events.push(event);
+        notified(event);
+      },
+    }),
+  );
+  const receiver = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => receiver.once('listening', resolve));
+  try {
+    const client = createServiceClient({
+      baseUrl: service.url,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+    });
+    const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook`;
+    const subscription = await client.subscribeWebhook({ endpoint, signingKey: SIGNING_KEY });
+    expect(subscription.status).toBe('success');
+
+    const path = join(dir, 'follow-up.wav');
+    await writeFile(path, Buffer.from('RIFF....WAVEfmt follow-up'));
+    const started = await client.transcribe(
+      [
+        { name: 'consultation.wav', data: new TextEncoder().encode('RIFF....WAVEfmt consultation') },
+        await audioFileFromPath(path),
+      ],
+      {
+        transaction_id: 'reference-visit-1',
+        action: 'scribe-v2',
+        extra_data: { mode: 'dictation', model_type: 'lite' },
+        output_format: {
+          input_language: ['en-IN'],
+          output_template: [
+            { template_id: 'clinical_notes_template', codification_needed: false },
+            { template_id: 'eka_emr_template', codification_needed: true },
+          ],
+        },
+      },
+    );
+    expect(started.transactionId).toBe('reference-visit-1');
+    const again = await client
+      .start(started.grant, started.files, {
+        transaction_id: 'reference-visit-1',
+        output_format: {
+          input_language: ['en-IN'],
+          output_template: [{ template_id: 'transcript_template', codification_needed: false }],
+        },
+      })
+      .catch((error: unknown) => error);
+    expect((again as TranscriptionError).code).toBe('ERR_TRANSCRIPTION_ALREADY_STARTED');
+
+    const event = await notification;
+    expect(event).toMatchObject({ event: 'v2rx.completed', transactionId: 'reference-visit-1' });
+    const result = await client.waitForResult(event.transactionId, {
+      intervalMs: 10,
+      expectedTemplates: ['clinical_notes_template', 'eka_emr_template'],
+    });
+    expect(result.state).toBe('done');
+    expect(result.decoded.complete).toBe(true);
+    expect(result.decoded.documents.map((document) => document.templateId)).toEqual([
+      'clinical_notes_template',
+      'eka_emr_template',
+    ]);
+    expect(result.decoded.documents.every((document) => document.text !== undefined)).toBe(true);
+    expect(events).toHaveLength(1);
+    const unknown = await client.getResult('never-started').catch((error: unknown) => error);
+    expect((unknown as TranscriptionError).code).toBe('ERR_TRANSACTION_NOT_FOUND');
+  } finally {
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
+  }
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: ['src/index.ts', 'src/node.ts', 'src/redis.ts', 'src/express.ts', 'src/ky.ts'],
+  format: ['esm', 'cjs'],
+  dts: true,
+  clean: true,
+  sourcemap: true,
+  target: 'node20',
+  // Shared chunks, so that every subpath sees the same error classes (instanceof holds across them).
+  splitting: true,
+  treeshake: true,
+});
