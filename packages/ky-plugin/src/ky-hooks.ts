@@ -7,6 +7,7 @@ import {
   type JweClient,
   JweRequestError,
   JweResponseError,
+  type ResponseMode,
   type SealableBody,
   type SealedBody,
   saysJwe,
@@ -30,11 +31,15 @@ export interface JweKyOptions {
    * a static key and `encrypt: 'all'`; give your own serializer to `jwe({ stringifyJson })`.
    */
   stringifyJson?: (data: unknown) => string;
+  /**
+   * Opens responses as they arrive, before ky reads them: no hook has to clone them. It sends
+   * through `jwe({ fetch })` when given, else the global fetch; set your own fetch there.
+   */
+  fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
   hooks: {
     /** ky 2.x only (ky 1.x ignores it): keeps large files out of the `Request` ky builds. */
     init: ((...args: unknown[]) => void)[];
     beforeRequest: JweKyHook<Request | Response | undefined>[];
-    afterResponse: JweKyHook<Response | undefined>[];
     beforeRetry: JweKyHook<Request | undefined>[];
   };
 }
@@ -97,6 +102,38 @@ export function jwe(options: JweOptions): JweKyOptions {
   const sealer = jsonSealer(client, options.stringifyJson);
   // Requests whose envelope this plugin streamed itself; ky must not retry them.
   const streamedRequests = new WeakSet<Request>();
+  // What beforeRequest decided for the request ky then hands to fetch (the same object).
+  const plans = new WeakMap<Request, { sealed: boolean; mode: ResponseMode }>();
+  const send: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+
+  const kyFetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
+    const response = await send(input, init);
+    const request = input instanceof Request ? input : undefined;
+    const url = request?.url ?? String(input);
+    const plan = request ? plans.get(request) : undefined;
+    return client.openResponse(response, {
+      method: request?.method ?? init?.method ?? 'GET',
+      url: response.url || url,
+      sealed: plan?.sealed ?? (request !== undefined && saysJwe(request.headers)),
+      mode: plan?.mode ?? client.responseMode(url),
+    });
+  };
+
+  /** Records how to read the answer to `request`, which ky passes on to fetch as it is. */
+  const planned = (request: Request, sealed: boolean, call: JweCallOptions | undefined) => {
+    plans.set(request, { sealed, mode: client.responseMode(request.url, call) });
+    return request;
+  };
+
+  /** A later `fetch` option would bypass the response side: refuse to send rather than fail open. */
+  const assertOwnFetch = (kyOptions: KyOptionsView) => {
+    if (kyOptions.fetch !== undefined && kyOptions.fetch !== kyFetch) {
+      throw new TypeError(
+        'jwe(): ky\'s "fetch" option was replaced after jwe() was added, so responses would not be ' +
+          'opened. Pass your fetch to jwe({ fetch }) instead, or extend with jwe() last.',
+      );
+    }
+  };
 
   /*
    * On Node 22+ constructing a `Request` whose FormData holds a file reads the whole file into
@@ -106,6 +143,8 @@ export function jwe(options: JweOptions): JweKyOptions {
    */
   const init = (...args: unknown[]): void => {
     const kyOptions = args[0] as Record<string, unknown>;
+    // ky 2.x hides `fetch` from later hooks; this is where a replaced one can still be seen.
+    assertOwnFetch(kyOptions);
     const form = kyOptions.body;
     if (!canStream || typeof FormData === 'undefined' || !(form instanceof FormData)) return;
     const call = callOf(kyOptions);
@@ -115,30 +154,48 @@ export function jwe(options: JweOptions): JweKyOptions {
     delete kyOptions.body;
   };
 
-  /** Sends a streamed envelope with the plugin's `fetch`, else ky's, else the global one. */
-  const sendStreamed = (view: HookArguments, sealed: Extract<SealedBody, { kind: 'streamed' }>) => {
-    const { request, options: kyOptions } = view;
-    const kyFetch = typeof kyOptions.fetch === 'function' ? (kyOptions.fetch as typeof fetch) : undefined;
-    const send = options.fetch ?? kyFetch ?? ((input, init) => globalThis.fetch(input, init));
+  /** Sends a streamed envelope past ky (see below) and opens the answer, as kyFetch would. */
+  const sendStreamed = async (
+    view: HookArguments,
+    sealed: Extract<SealedBody, { kind: 'streamed' }>,
+    call: JweCallOptions | undefined,
+  ) => {
+    const { request } = view;
     streamedRequests.add(request);
     retireBody(request);
-    return sendSealedStream(send, request.url, { method: request.method, signal: request.signal }, sealed);
+    const init = { method: request.method, signal: request.signal };
+    const response = await sendSealedStream(send, request.url, init, sealed);
+    return client.openResponse(response, {
+      method: request.method,
+      url: response.url || request.url,
+      sealed: true,
+      mode: client.responseMode(request.url, call),
+    });
   };
 
   const beforeRequest: JweKyHook<Request | Response | undefined> = async (...args) => {
     const view = hookArguments(args);
     const { request, options: kyOptions } = view;
+    assertOwnFetch(kyOptions);
     const call = callOf(kyOptions);
     if (sealer?.claim(kyOptions.body)) {
       const plan = await client.plan(request, call);
-      if (!plan.seal) return new Request(request, { body: await sealer.plaintextOf(kyOptions.body) });
+      if (!plan.seal) {
+        const plain = new Request(request, { body: await sealer.plaintextOf(kyOptions.body) });
+        return planned(plain, false, call);
+      }
       // The body is already the envelope: only the headers change, and a Request's headers may.
       request.headers.set('x-encryption', 'JWE');
+      planned(request, true, call);
       return undefined;
     }
     const parked = deferredForm(kyOptions);
     const plan = await client.plan(request, call);
-    if (!plan.seal) return parked ? new Request(request, { body: parked }) : undefined;
+    if (!plan.seal) {
+      if (parked) return planned(new Request(request, { body: parked }), false, call);
+      planned(request, false, call);
+      return undefined;
+    }
     let sealed: SealedBody;
     try {
       // ky 1.x runs this hook again on a retry, with the envelope it sent: seal its plaintext anew.
@@ -150,26 +207,16 @@ export function jwe(options: JweOptions): JweKyOptions {
       retireBody(request);
       throw error;
     }
-    if (sealed.kind === 'empty') return undefined;
-    if (sealed.kind === 'buffered')
-      return new Request(request, { headers: sealed.headers, body: sealed.body });
+    if (sealed.kind === 'empty') {
+      planned(request, false, call);
+      return undefined;
+    }
+    if (sealed.kind === 'buffered') {
+      return planned(new Request(request, { headers: sealed.headers, body: sealed.body }), true, call);
+    }
     // A streamed body cannot go back to ky: ky clones every request it may retry, and cloning a
     // stream buffers all of it. Send it here and hand ky the response.
-    return sendStreamed(view, sealed);
-  };
-
-  const afterResponse: JweKyHook<Response | undefined> = async (...args) => {
-    const { request, options: kyOptions, response } = hookArguments(args);
-    if (!response) return undefined;
-    const mode = client.responseMode(request.url, callOf(kyOptions));
-    const sealed = saysJwe(request.headers) || streamedRequests.has(request);
-    const opened = await client.openResponse(response, {
-      method: request.method,
-      url: response.url || request.url,
-      sealed,
-      mode,
-    });
-    return opened === response ? undefined : opened;
+    return sendStreamed(view, sealed, call);
   };
 
   const beforeRetry: JweKyHook<Request | undefined> = async (...args) => {
@@ -184,9 +231,12 @@ export function jwe(options: JweOptions): JweKyOptions {
     if (callOf(state.options ?? {}) === false) return undefined;
     // ky 2.x resends its clone of the first attempt; seal the plaintext again under a fresh IV.
     const sealed = await client.reseal(new Uint8Array(await request.arrayBuffer()), request.headers);
-    return sealed.kind === 'buffered'
-      ? new Request(request, { headers: sealed.headers, body: sealed.body })
-      : undefined;
+    if (sealed.kind !== 'buffered') return undefined;
+    return planned(
+      new Request(request, { headers: sealed.headers, body: sealed.body }),
+      true,
+      callOf(state.options ?? {}),
+    );
   };
 
   return {
@@ -195,10 +245,10 @@ export function jwe(options: JweOptions): JweKyOptions {
       : options.stringifyJson
         ? { stringifyJson: options.stringifyJson }
         : {}),
+    fetch: kyFetch,
     hooks: {
       init: [init],
       beforeRequest: [beforeRequest],
-      afterResponse: [afterResponse],
       beforeRetry: [beforeRetry],
     },
   };

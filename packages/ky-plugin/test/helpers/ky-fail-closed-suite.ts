@@ -84,6 +84,29 @@ export function kyFailClosedSuite(label: string, ky: KyLike): void {
       expect(await new Response(copy.body).json()).toMatchObject({ json: { a: 1 } });
     });
 
+    it('sends through jwe({ fetch }), and refuses to send when a later fetch option would bypass it', async () => {
+      const seen: string[] = [];
+      const counting = (input: RequestInfo | URL, init?: RequestInit) => {
+        seen.push(input instanceof Request ? input.url : String(input));
+        return fetch(input, init);
+      };
+      const own = ky.create({ retry: 0 }).extend(jwe({ key: SHARED_KEY, fetch: counting }));
+      expect(await own.post(at('/own-fetch'), { json: { a: 1 } }).json()).toMatchObject({ json: { a: 1 } });
+      expect(seen).toEqual([at('/own-fetch')]);
+      const before = server.requests.length;
+      const bypassed = ky
+        .create({ retry: 0 })
+        .extend(jwe({ key: SHARED_KEY }))
+        .extend({ fetch: counting });
+      // ky 2.x refuses while it builds the call, ky 1.x when it is about to send.
+      const error = await caught(
+        Promise.resolve().then(() => bypassed.post(at('/bypass'), { json: { a: 1 } })),
+      );
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error.message).toContain('jwe({ fetch })');
+      expect(server.requests.length).toBe(before);
+    });
+
     for (const status of [413, 401]) {
       it(`reports a 200 MiB upload refused with ${status} before it was read as that HTTPError, every time`, async () => {
         for (let attempt = 0; attempt < 4; attempt++) {
