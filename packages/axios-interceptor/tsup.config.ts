@@ -6,7 +6,7 @@ export default defineConfig({
   dts: true,
   clean: true,
   sourcemap: true,
-  target: 'es2022',
+  target: 'node20',
   splitting: false,
   treeshake: true,
 });

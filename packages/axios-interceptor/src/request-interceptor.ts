@@ -21,17 +21,21 @@ function adapterName(config: InternalAxiosRequestConfig): string | undefined {
   }
 }
 
+/** What to send instead of `data`; `string` when the core sealed JSON synchronously. */
 async function sealData(
   client: JweClient,
   data: unknown,
-  headers: Headers,
+  headers: () => Headers,
   platform: Platform,
-): Promise<SealedBody> {
+): Promise<SealedBody | string> {
   // Plain objects are what axios would JSON.stringify; seal that text instead.
-  if (isPlainJson(data)) return client.sealJson(JSON.stringify(data), headers);
+  if (isPlainJson(data)) {
+    const text = JSON.stringify(data);
+    return client.sealJsonSync(text) ?? client.sealJson(text, headers());
+  }
   const stream = platform.streamSource(data);
-  if (stream !== undefined) return client.seal(stream, headers);
-  return client.seal(data as Parameters<JweClient['seal']>[0], headers);
+  if (stream !== undefined) return client.seal(stream, headers());
+  return client.seal(data as Parameters<JweClient['seal']>[0], headers());
 }
 
 /**
@@ -48,8 +52,14 @@ export function requestInterceptor(
     const call = (config as { jwe?: JweCallOptions }).jwe;
     const url = instance.getUri(config);
     const method = (config.method ?? 'get').toUpperCase();
-    const headers = toFetchHeaders(config.headers);
-    const plan = await client.plan({ url, method, headers }, call);
+    let converted: Headers | undefined;
+    // Converted only when needed: the common JSON call never reads them.
+    const headers = () => (converted ??= toFetchHeaders(config.headers));
+    // Without a per-call switch or a filter there is nothing to wait for.
+    const plan =
+      call === undefined && client.options.encrypt === 'all' && client.inScope(url)
+        ? { seal: true, responses: client.options.responses }
+        : await client.plan({ url, method, headers: headers() }, call);
     if (plan.responses === 'never' && !plan.seal) return config;
 
     const state: CallState = {
@@ -60,9 +70,13 @@ export function requestInterceptor(
     };
     if (plan.seal && config.data !== undefined && config.data !== null) {
       const sealed = await sealData(client, config.data, headers, platform);
-      if (sealed.kind !== 'empty') {
+      if (typeof sealed === 'string' || sealed.kind !== 'empty') {
         config.data =
-          sealed.kind === 'buffered' ? sealed.body : platform.uploadBody(sealed.body, adapterName(config));
+          typeof sealed === 'string'
+            ? sealed
+            : sealed.kind === 'buffered'
+              ? sealed.body
+              : platform.uploadBody(sealed.body, adapterName(config));
         config.headers.set('X-Encryption', 'JWE');
         config.headers.setContentType('application/json');
         config.headers.delete('Content-Length');

@@ -1,4 +1,4 @@
-import type { JweClient } from '@jwe-transport/client-core';
+import { DECRYPTED_HEADER, type JweClient } from '@jwe-transport/client-core';
 import { AxiosHeaders, type AxiosResponse, isAxiosError } from 'axios';
 import { toFetchHeaders, toRecord } from './axios-headers.js';
 import { type CallState, stateOf } from './call-state.js';
@@ -9,12 +9,19 @@ async function open(client: JweClient, response: AxiosResponse, state: CallState
   let bytes = bytesOf(response.data);
   const headers = toFetchHeaders(response.headers);
   const head = { status: response.status, statusText: response.statusText, headers };
+  let decrypted = false;
   if (client.needsBody(head, state.context)) {
     const opened = await client.openBody(bytes, { ...head, url: state.context.url ?? '' }, state.context);
     if (opened.decrypted) {
+      decrypted = true;
       bytes = opened.plaintext;
       response.headers = new AxiosHeaders(toRecord(opened.headers));
     }
+  }
+  if (!decrypted && headers.has(DECRYPTED_HEADER)) {
+    // Only this library may say an answer was decrypted; a server's or proxy's claim is dropped.
+    headers.delete(DECRYPTED_HEADER);
+    response.headers = new AxiosHeaders(toRecord(headers));
   }
   finishResponse(response, bytes, state, platform);
 }

@@ -1,20 +1,17 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import {
+  type CallPlan,
   createJweClient,
   type JweClient,
   type JweClientOptions,
   type ResponseContext,
 } from '@jwe-transport/client-core';
 import type { Dispatcher } from 'undici';
-import {
-  type HeldResponse,
-  type OpenedResponse,
-  OpeningHandler,
-  type ResponsePlan,
-} from './opening-handler.js';
+import { sealJsonInline } from './inline-json.js';
+import { OpeningHandler } from './opening-handler.js';
 import { sealDispatchBody } from './request-body.js';
 import { fromHeaders, toHeaders } from './request-headers.js';
+import { responsePlan } from './response-plan.js';
 
 export interface JweInterceptorOptions extends Omit<JweClientOptions, 'origins'> {
   /**
@@ -25,26 +22,6 @@ export interface JweInterceptorOptions extends Omit<JweClientOptions, 'origins'>
   origins: readonly (string | URL)[];
 }
 
-/** The request headers as a `Headers`, and the response headers back to undici's record. */
-function recordOf(headers: Headers): IncomingHttpHeaders {
-  const record: IncomingHttpHeaders = {};
-  headers.forEach((value, name) => {
-    record[name] = value;
-  });
-  const cookies = headers.getSetCookie();
-  if (cookies.length > 0) record['set-cookie'] = cookies;
-  return record;
-}
-
-function headersOf(record: IncomingHttpHeaders): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(record)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
-  return headers;
-}
-
 function originOf(origin: Dispatcher.DispatchOptions['origin']): string | undefined {
   if (origin === undefined || origin === null) return undefined;
   try {
@@ -52,20 +29,6 @@ function originOf(origin: Dispatcher.DispatchOptions['origin']): string | undefi
   } catch {
     return undefined;
   }
-}
-
-/** Responses are judged and opened by the core; this only converts between undici's shapes. */
-function responsePlan(client: JweClient, context: ResponseContext): ResponsePlan {
-  return {
-    hold: (status, headers) => client.needsBody({ status, headers: headersOf(headers) }, context),
-    async open(held: HeldResponse): Promise<OpenedResponse> {
-      const headers = headersOf(held.headers);
-      const head = { status: held.status, statusText: held.statusText, headers, url: context.url ?? '' };
-      const opened = await client.openBody(held.body, head, context);
-      if (!opened.decrypted) return held;
-      return { ...held, headers: recordOf(opened.headers), body: opened.plaintext };
-    },
-  };
 }
 
 /** A controller for a request that failed before it was dispatched: there is nothing to control. */
@@ -78,6 +41,17 @@ const DETACHED: Dispatcher.DispatchController = {
   resume() {},
 };
 
+/** What the core decides for a call; without a filter there is nothing to wait for. */
+function planOf(
+  client: JweClient,
+  url: string,
+  method: string,
+  headers: Headers,
+): CallPlan | Promise<CallPlan> {
+  const { encrypt, responses } = client.options;
+  return encrypt === 'all' ? { seal: true, responses } : client.plan({ url, method, headers });
+}
+
 async function dispatchSealed(
   client: JweClient,
   dispatch: Dispatcher.Dispatch,
@@ -86,7 +60,7 @@ async function dispatchSealed(
   url: string,
 ): Promise<void> {
   const headers = toHeaders(opts.headers);
-  const plan = await client.plan({ url, method: opts.method, headers });
+  const plan = await planOf(client, url, opts.method, headers);
   const context: ResponseContext = { method: opts.method, url, sealed: false, mode: plan.responses };
   if (!plan.seal) {
     dispatch(
@@ -139,7 +113,18 @@ export function jweInterceptor(options: JweInterceptorOptions): Dispatcher.Dispa
       if (origin === undefined || !origins.has(origin) || opts.upgrade || opts.method === 'CONNECT') {
         return dispatch(opts, handler);
       }
-      dispatchSealed(client, dispatch, opts, handler, origin + opts.path).catch((error: unknown) => {
+      const url = origin + opts.path;
+      const inline = sealJsonInline(client, opts);
+      if (inline !== undefined) {
+        const context: ResponseContext = {
+          method: opts.method,
+          url,
+          sealed: true,
+          mode: client.options.responses,
+        };
+        return dispatch(inline, new OpeningHandler(handler, responsePlan(client, context)));
+      }
+      dispatchSealed(client, dispatch, opts, handler, url).catch((error: unknown) => {
         handler.onResponseError?.(DETACHED, error instanceof Error ? error : new Error(String(error)));
       });
       return true;

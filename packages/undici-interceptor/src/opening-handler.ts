@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { DECRYPTED_HEADER } from '@jwe-transport/client-core';
 import type { Dispatcher } from 'undici';
 import { ForwardingController } from './controller.js';
 
@@ -23,6 +24,16 @@ export interface ResponsePlan {
   hold(status: number, headers: IncomingHttpHeaders): boolean;
   /** Decrypts or checks a held response; rejects with the error to report instead. */
   open(response: HeldResponse): Promise<OpenedResponse>;
+}
+
+/**
+ * The headers without a `x-jwe-decrypted` that came from the network: only this interceptor may
+ * say an answer was decrypted, so a server or proxy cannot pass plaintext off as opened.
+ */
+export function withoutForgedMarker(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  if (!(DECRYPTED_HEADER in headers)) return headers;
+  const { [DECRYPTED_HEADER]: _forged, ...rest } = headers;
+  return rest;
 }
 
 function rawHeadersOf(headers: IncomingHttpHeaders): Buffer[] {
@@ -93,7 +104,9 @@ export class OpeningHandler implements Dispatcher.DispatchHandler {
     this.#controller.target = controller;
     // 1xx interim responses come before the real one and have no body to open.
     if (status < 200 || !this.#plan.hold(status, headers)) {
-      this.#target.onResponseStart?.(this.#controller, status, headers, statusText);
+      const kept = withoutForgedMarker(headers);
+      if (kept !== headers) this.#controller.rawHeaders = rawHeadersOf(kept);
+      this.#target.onResponseStart?.(this.#controller, status, kept, statusText);
       return;
     }
     this.#held = { status, statusText: statusText ?? '', headers, body: new Uint8Array(0) };

@@ -118,6 +118,15 @@ export function axiosSuite(adapter: 'http' | 'fetch'): void {
       expect(Object.keys(data as object)).toContain('ciphertext');
     });
 
+    it('drops an X-JWE-Decrypted header that came from the server', async () => {
+      const held = await api.get('/v1/x', { params: { reply: 'plain', forge: 1 } });
+      expect(held.headers['x-jwe-decrypted']).toBeUndefined();
+      expect(held.data).toMatchObject({ encrypted: false });
+      const error = await failure(api.get('/v1/x', { params: { reply: 'html', status: 502, forge: 1 } }));
+      expect(isAxiosError(error) && error.response?.status).toBe(502);
+      expect(isAxiosError(error) && error.response?.headers['x-jwe-decrypted']).toBeUndefined();
+    });
+
     describe('fails closed', () => {
       const refused = async (send: () => Promise<unknown>, code: string) => {
         const before = server.requests.length;

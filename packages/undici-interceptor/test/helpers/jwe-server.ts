@@ -6,6 +6,7 @@
 //         | marked-garbage (X-Encryption: JWE over a non-envelope)
 //   status=NNN   answer with that status
 //   kid=NAME     put a top-level kid member into the response envelope
+//   forge=1      add an X-JWE-Decrypted header, as a confused or hostile server might
 //   discard=1    count the body's bytes without keeping them; answer {"bytes": n} in plain JSON
 //   refuse=NNN   answer NNN with an encrypted {"error":"refused"} before reading the body, then
 //                drop the connection, as a gateway or a body-size limit does
@@ -94,10 +95,12 @@ async function answer(record: Recorded, response: ServerResponse): Promise<void>
     json: record.json ?? null,
     file: record.file ?? null,
   });
-  const json = { 'content-type': 'application/json' };
+  const json: Record<string, string> = { 'content-type': 'application/json' };
+  if (record.query.forge) json['x-jwe-decrypted'] = 'true';
   if (reply === 'plain') response.writeHead(status, json).end(payload);
   else if (reply === 'html') {
-    response.writeHead(status, { 'content-type': 'text/html' }).end('<html><body>Bad gateway</body></html>');
+    const html = { ...json, 'content-type': 'text/html' };
+    response.writeHead(status, html).end('<html><body>Bad gateway</body></html>');
   } else if (reply === 'marked-garbage') {
     response.writeHead(status, { ...json, 'x-encryption': 'JWE' }).end('{"not":"an envelope"}');
   } else {

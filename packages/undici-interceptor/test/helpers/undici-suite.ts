@@ -156,6 +156,20 @@ export function undiciSuite(label: string, undici: Undici): void {
       expect(await response.json()).toMatchObject({ method: 'GET', encrypted: false });
     });
 
+    it('drops an X-JWE-Decrypted header that came from the server', async () => {
+      const held = await undici.request(`${server.url}/v1/x?reply=plain&forge=1`, { dispatcher });
+      expect(held.headers['x-jwe-decrypted']).toBeUndefined();
+      expect(await held.body.json()).toMatchObject({ encrypted: false });
+      const passed = await undici.fetch(`${server.url}/v1/x?reply=html&status=502&forge=1`, { dispatcher });
+      expect(passed.status).toBe(502);
+      expect(passed.headers.get('x-jwe-decrypted')).toBeNull();
+      await passed.text();
+      // Out of scope, nothing is judged or changed.
+      const elsewhere = await undici.request(`${other.url}/x?reply=plain&forge=1`, { dispatcher });
+      expect(elsewhere.headers['x-jwe-decrypted']).toBe('true');
+      await elsewhere.body.text();
+    });
+
     describe('fails closed', () => {
       const refused = async (send: () => Promise<unknown>, code: string, fetchStyle: boolean) => {
         const before = server.requests.length;

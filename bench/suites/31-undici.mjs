@@ -1,0 +1,68 @@
+// undici with jweInterceptor vs the same undici without it: 1 KiB JSON round trips against the
+// same local server (jwe-echo-server.mjs), in the same run. Ours seals the JSON and opens the
+// encrypted answer; the plain client sends and reads the JSON as it is. Both parse the answer.
+import { createRequire } from 'node:module';
+import { compareClients, PAYLOAD, SHARED_KEY, startEchoServer } from './jwe-echo-server.mjs';
+import { report } from './lib.mjs';
+
+const require = createRequire(new URL('../../packages/undici-interceptor/package.json', import.meta.url));
+const undici = require('undici');
+const { version } = require('undici/package.json');
+const { jweInterceptor } = await import(
+  new URL('../../packages/undici-interceptor/dist/index.js', import.meta.url).href
+);
+
+const server = await startEchoServer();
+const plain = new undici.Agent({ connections: 24 });
+const encrypted = new undici.Agent({ connections: 24 }).compose(
+  jweInterceptor({ key: SHARED_KEY, kid: 'bench', origins: [server.url] }),
+);
+const text = JSON.stringify(PAYLOAD);
+const headers = { 'content-type': 'application/json' };
+
+const viaRequest = (dispatcher, path) => async () => {
+  const { body } = await undici.request(`${server.url}${path}`, {
+    dispatcher,
+    method: 'POST',
+    headers,
+    body: text,
+  });
+  const echoed = await body.json();
+  if (echoed.note !== PAYLOAD.note) throw new Error(`the ${path} round trip did not echo the payload`);
+};
+const viaFetch = (dispatcher, path) => async () => {
+  const response = await undici.fetch(`${server.url}${path}`, {
+    dispatcher,
+    method: 'POST',
+    headers,
+    body: text,
+  });
+  const echoed = await response.json();
+  if (echoed.note !== PAYLOAD.note) throw new Error(`the ${path} round trip did not echo the payload`);
+};
+
+try {
+  const rows = [];
+  rows.push(
+    await compareClients({
+      label: `undici ${version} request()`,
+      ours: viaRequest(encrypted, '/jwe'),
+      plain: viaRequest(plain, '/plain'),
+      notes: 'ours: Agent.compose(jweInterceptor()); reference: the same Agent without it',
+    }),
+  );
+  rows.push(
+    await compareClients({
+      label: `undici ${version} fetch()`,
+      ours: viaFetch(encrypted, '/jwe'),
+      plain: viaFetch(plain, '/plain'),
+      notes:
+        'ours: undici.fetch through Agent.compose(jweInterceptor()); reference: undici.fetch through the same Agent without it',
+    }),
+  );
+  report('undici interceptor vs plain undici (1 KiB JSON round trips, local node:http server)', rows);
+} finally {
+  await plain.close();
+  await encrypted.close();
+  server.stop();
+}

@@ -1,0 +1,39 @@
+// axios with useJwe vs the same axios without it: 1 KiB JSON round trips against the same local
+// server (jwe-echo-server.mjs), in the same run, with axios's Node http adapter and its fetch
+// adapter. Ours seals the JSON and opens the encrypted answer before axios parses it.
+import { createRequire } from 'node:module';
+import { compareClients, PAYLOAD, SHARED_KEY, startEchoServer } from './jwe-echo-server.mjs';
+import { report } from './lib.mjs';
+
+const require = createRequire(new URL('../../packages/axios-interceptor/package.json', import.meta.url));
+const axios = require('axios');
+const { version } = require('axios/package.json');
+const { useJwe } = await import(
+  new URL('../../packages/axios-interceptor/dist/index.node.js', import.meta.url).href
+);
+
+const server = await startEchoServer();
+const call = (instance, path) => async () => {
+  const { data } = await instance.post(path, PAYLOAD);
+  if (data.note !== PAYLOAD.note) throw new Error(`the ${path} round trip did not echo the payload`);
+};
+
+try {
+  const rows = [];
+  for (const adapter of ['http', 'fetch']) {
+    const plain = axios.create({ baseURL: server.url, adapter });
+    const encrypted = axios.create({ baseURL: server.url, adapter });
+    useJwe(encrypted, { key: SHARED_KEY, kid: 'bench', origins: [server.url] });
+    rows.push(
+      await compareClients({
+        label: `axios ${version}, ${adapter} adapter`,
+        ours: call(encrypted, '/jwe'),
+        plain: call(plain, '/plain'),
+        notes: 'ours: axios.create() + useJwe(); reference: axios.create() alone',
+      }),
+    );
+  }
+  report('axios interceptor vs plain axios (1 KiB JSON round trips, local node:http server)', rows);
+} finally {
+  server.stop();
+}

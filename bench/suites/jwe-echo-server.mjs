@@ -1,0 +1,105 @@
+// The server that the client-adapter suites (31-undici, 32-axios) share: a node:http server in a
+// child process, so that its work does not share the client's event loop or its CPU time.
+//   POST /plain : parses the JSON body and answers the same JSON.
+//   POST /jwe   : decrypts the envelope with the codec, parses it, and answers the same JSON as an
+//                 envelope with X-Encryption: JWE.
+// Also: client bursts at a fixed concurrency, measuring requests/s and client CPU per request.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+
+export const SHARED_KEY = 'k3y-0f-16-bytes!';
+export const PAYLOAD = { aadhaar_number: '123412341234', note: 'x'.repeat(980) };
+const codecUrl = new URL('../../packages/codec/dist/index.node.js', import.meta.url);
+
+async function serve() {
+  const codec = await import(codecUrl.href);
+  const server = createServer((request, response) => {
+    const chunks = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', async () => {
+      const body = Buffer.concat(chunks);
+      try {
+        if (request.url === '/plain') {
+          const value = JSON.parse(body.toString('utf8'));
+          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+          return;
+        }
+        const value = await codec.decryptJson(body, SHARED_KEY);
+        const envelope = JSON.stringify(await codec.encryptJson(value, SHARED_KEY));
+        response.writeHead(200, { 'content-type': 'application/json', 'x-encryption': 'JWE' }).end(envelope);
+      } catch {
+        response.writeHead(400).end();
+      }
+    });
+  });
+  server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`));
+  process.on('disconnect', () => process.exit(0));
+}
+
+/** Starts the server in a child process; resolves with its URL and a stop function. */
+export async function startEchoServer() {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--server'], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim())));
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}
+
+/**
+ * Requests per second of `call` with `concurrency` in flight, bounded by count and by time, and
+ * this process's CPU microseconds per request.
+ */
+export async function burst(call, { concurrency = 24, requests = 3000, ms = 1500 } = {}) {
+  let started = 0;
+  let done = 0;
+  const cpuBefore = process.cpuUsage();
+  const start = performance.now();
+  const deadline = start + ms;
+  const worker = async () => {
+    while (started < requests && performance.now() < deadline) {
+      started++;
+      await call();
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - start) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { rate: done / seconds, cpu: (cpu.user + cpu.system) / done };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Alternating rounds of the plain client and the adapter (after a warm-up of each); returns one
+ * report row from the medians: `ratio` = requests/s ours / plain, `cpu_ratio` = client CPU per
+ * request ours / plain.
+ */
+export async function compareClients({ label, ours, plain, rounds = 5, notes }) {
+  await burst(plain);
+  await burst(ours);
+  const a = [];
+  const b = [];
+  for (let round = 0; round < rounds; round++) {
+    b.push(await burst(plain));
+    a.push(await burst(ours));
+  }
+  const rate = (runs) => median(runs.map((run) => run.rate));
+  const cpu = (runs) => median(runs.map((run) => run.cpu));
+  const bytes = JSON.stringify(PAYLOAD).length;
+  return {
+    case: `${label}: ${bytes} B JSON round trips, 24 in flight`,
+    ours: `${Math.round(rate(a)).toLocaleString('en-US')} req/s, ${Math.round(cpu(a))} µs CPU/req`,
+    reference: `${Math.round(rate(b)).toLocaleString('en-US')} req/s, ${Math.round(cpu(b))} µs CPU/req`,
+    ratio: (rate(a) / rate(b)).toFixed(2),
+    cpu_ratio: (cpu(a) / cpu(b)).toFixed(2),
+    target: 'ratio >= 0.8, cpu_ratio <= 1.2',
+    notes: `${notes}; client CPU only (the server runs in its own process); medians of ${rounds} alternating rounds`,
+  };
+}
+
+if (process.argv.includes('--server')) await serve();
