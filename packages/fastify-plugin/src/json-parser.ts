@@ -1,16 +1,15 @@
-import { type JweServer, parseLimit, readAll, refuseEarly } from '@jwe-transport/server-core';
+import { type JweServer, parseLimit, tooLarge } from '@jwe-transport/server-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { awaitsDecryption, setOpened } from './state.js';
-import { receiveEncryptedUpload } from './upload.js';
-
-type Payload = FastifyRequest['raw'];
+import { awaitsDecryption, setOpened, uploadDone } from './state.js';
+import { receiveEncryptedUploadInMemory } from './upload.js';
 
 const JSON_TYPES: (string | RegExp)[] = ['application/json', /^application\/[\w.!#$%&'*^`|~-]+\+json/i];
 
 /**
- * Replaces Fastify's JSON parser for `application/json` and `application/*+json`. Encrypted
- * bodies are decrypted and parsed strictly here, so handlers see plaintext in `request.body`;
- * plain bodies go to Fastify's own parser with its own settings (prototype poisoning, bodyLimit).
+ * Replaces Fastify's JSON parser for `application/json` and `application/*+json`. Fastify reads
+ * the body (within the route's `bodyLimit`); encrypted bodies are then decrypted and parsed
+ * strictly here, so handlers see plaintext in `request.body`. Plain bodies go to Fastify's own
+ * parser with its own settings (prototype poisoning).
  */
 export function installJsonParser(fastify: FastifyInstance, server: JweServer): void {
   const { onProtoPoisoning, onConstructorPoisoning } = fastify.initialConfig;
@@ -18,26 +17,17 @@ export function installJsonParser(fastify: FastifyInstance, server: JweServer): 
     onProtoPoisoning ?? 'error',
     onConstructorPoisoning ?? 'error',
   );
-  const parsePlain = async (request: FastifyRequest, payload: Payload): Promise<unknown> => {
-    const limit = request.routeOptions.bodyLimit ?? fastify.initialConfig.bodyLimit ?? 1024 * 1024;
-    const bytes = await readAll(payload, limit);
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-    return new Promise((resolve, reject) => {
-      plainParser(request, text, (error, value) => (error ? reject(error) : resolve(value)));
-    });
-  };
 
-  const parse = async (request: FastifyRequest, payload: Payload): Promise<unknown> => {
-    if (!awaitsDecryption(request)) return parsePlain(request, payload);
+  const decrypt = async (request: FastifyRequest, body: Buffer): Promise<unknown> => {
     const config = request.routeOptions.config.jwe;
     if (config?.upload) {
-      await receiveEncryptedUpload(server, request, payload, config.upload);
+      await receiveEncryptedUploadInMemory(server, request, body, config.upload);
       return {};
     }
     const limit =
       config?.limit === undefined ? server.options.limit : parseLimit(config.limit, 'jwe "limit"');
-    refuseEarly(request.headers['content-encoding'], request.headers['content-length'], limit);
-    const envelope = await server.openEnvelope(await readAll(payload, limit));
+    if (body.length > limit) throw tooLarge(limit, body.length);
+    const envelope = await server.openEnvelope(body);
     // Authenticated: from here on even the error answers go out sealed.
     setOpened(request, envelope);
     return server.parseJson(envelope.plaintext);
@@ -45,11 +35,14 @@ export function installJsonParser(fastify: FastifyInstance, server: JweServer): 
 
   fastify.removeContentTypeParser('application/json');
   for (const type of JSON_TYPES) {
-    fastify.addContentTypeParser(type, (request, payload, done) => {
-      parse(request, payload).then(
-        (value) => done(null, value),
-        (error: Error) => done(error, undefined),
-      );
+    fastify.addContentTypeParser(type, { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+      if (uploadDone(request)) done(null, {});
+      else if (!awaitsDecryption(request)) plainParser(request, body.toString('utf8'), done);
+      else
+        decrypt(request, body).then(
+          (value) => done(null, value),
+          (error: Error) => done(error, undefined),
+        );
     });
   }
 }

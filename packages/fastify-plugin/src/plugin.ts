@@ -5,13 +5,14 @@ import {
   JweHttpError,
   JweServer,
   statusOf,
+  tooLarge,
 } from '@jwe-transport/server-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { installJsonParser } from './json-parser.js';
 import { sealReplies } from './seal-reply.js';
 import { awaitsDecryption, hasBody, markPending, setOpened } from './state.js';
-import type { JweFastifyOptions } from './types.js';
-import { receiveMultipartUpload } from './upload.js';
+import type { JweFastifyOptions, JweRouteConfig } from './types.js';
+import { receiveMultipartUpload, streamEncryptedUploads, uploadLimit } from './upload.js';
 
 const PENDING_INFO = Object.freeze({
   encrypted: false,
@@ -24,6 +25,9 @@ const PENDING_INFO = Object.freeze({
 function installErrorHandler(fastify: FastifyInstance): void {
   const previous = fastify.errorHandler;
   fastify.setErrorHandler(function jweErrorHandler(error: unknown, request, reply) {
+    if ((error as { code?: unknown } | null)?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      error = tooLarge(request.routeOptions.bodyLimit ?? 0, undefined);
+    }
     const status = statusOf(error);
     if (!isJweHttpError(error) && status < 500) return previous.call(this, error, request, reply);
     // A 5xx is logged like Fastify's own handler does; its answer hides the message but keeps a code.
@@ -47,23 +51,58 @@ export async function jwePlugin(fastify: FastifyInstance, options: JweFastifyOpt
   fastify.decorateRequest('jweFile', null);
   fastify.decorate('jweServer', server);
 
-  fastify.addHook('onRequest', async (request) => {
+  // Callback-style hooks where no await is needed: every JSON request passes through them.
+  fastify.addHook('onRequest', (request, _reply, done) => {
     request.jwe = PENDING_INFO;
-    if (isEncryptedHeader(request.headers['x-encryption']) && hasBody(request)) markPending(request);
-    else setOpened(request, await server.openPlain(hasBody(request)));
+    try {
+      const withBody = hasBody(request);
+      if (withBody && isEncryptedHeader(request.headers['x-encryption'])) {
+        markPending(request);
+        done();
+        return;
+      }
+      if (!withBody) isEncryptedHeader(request.headers['x-encryption']);
+      const opened = server.openPlainNow(withBody);
+      if (opened) {
+        setOpened(request, opened);
+        done();
+      } else {
+        server.openPlain(withBody).then((state) => {
+          setOpened(request, state);
+          done();
+        }, done);
+      }
+    } catch (error) {
+      done(error as Error);
+    }
+  });
+  fastify.addHook('onRoute', (route) => {
+    const upload = (route.config as { jwe?: JweRouteConfig } | undefined)?.jwe?.upload;
+    if (!upload) return;
+    // Fastify reads in-memory uploads itself: let it read up to the upload limit.
+    route.bodyLimit = Math.max(route.bodyLimit ?? 0, uploadLimit(upload));
+    const validators = route.preValidation === undefined ? [] : [route.preValidation].flat();
+    route.preValidation = [...validators, receivePlainUpload] as NonNullable<typeof route.preValidation>;
+    if (upload.dest === undefined) return;
+    const dest = upload.dest;
+    const hooks = route.preParsing === undefined ? [] : [route.preParsing].flat();
+    route.preParsing = [...hooks, streamEncryptedUploads(server, { ...upload, dest })] as NonNullable<
+      typeof route.preParsing
+    >;
   });
   installJsonParser(fastify, server);
-  fastify.addHook('preValidation', async (request) => {
+  fastify.addHook('preValidation', (request, _reply, done) => {
     // An encrypted body that no JWE parser read (another content type) must not reach a handler.
-    if (awaitsDecryption(request)) {
-      throw new JweHttpError(
-        415,
-        'jwe.envelope.invalid',
-        'ERR_JWE_INVALID',
-        'Send encrypted bodies with "Content-Type: application/json".',
+    if (!awaitsDecryption(request)) done();
+    else
+      done(
+        new JweHttpError(
+          415,
+          'jwe.envelope.invalid',
+          'ERR_JWE_INVALID',
+          'Send encrypted bodies with "Content-Type: application/json".',
+        ),
       );
-    }
-    await receivePlainUpload(request);
   });
   fastify.addHook('onSend', sealReplies(server));
   if (options.errorHandler !== false) installErrorHandler(fastify);

@@ -23,7 +23,12 @@ function addVary(reply: FastifyReply): void {
  * fails the answer is a generic 500, never the plaintext.
  */
 export function sealReplies(server: JweServer) {
-  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+  return (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    done: (error: null, payload: unknown) => void,
+  ) => {
     if (server.variesByEncryption) addVary(reply);
     const key = openedOf(request)?.responseKey;
     if (
@@ -32,18 +37,26 @@ export function sealReplies(server: JweServer) {
       !carriesBody(reply.statusCode) ||
       !isJsonType(reply.getHeader('content-type') as string | undefined)
     ) {
-      return payload;
+      done(null, payload);
+      return;
     }
-    try {
-      const envelope = await server.seal(payload, key);
+    const sealed = (envelope: string) => {
       reply.header('x-encryption', 'JWE');
       reply.header('content-type', 'application/json; charset=utf-8');
       reply.removeHeader('etag');
-      return envelope;
-    } catch {
+      done(null, envelope);
+    };
+    const failed = () => {
       reply.code(500);
       reply.removeHeader('x-encryption');
-      return ENCRYPT_FAILED_BODY;
+      done(null, ENCRYPT_FAILED_BODY);
+    };
+    try {
+      const envelope = server.sealNow(payload, key);
+      if (envelope !== undefined) sealed(envelope);
+      else server.seal(payload, key).then(sealed, failed);
+    } catch {
+      failed();
     }
   };
 }

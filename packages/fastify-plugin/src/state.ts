@@ -15,6 +15,17 @@ export function awaitsDecryption(request: FastifyRequest): boolean {
   return pending.has(request);
 }
 
+/** Requests whose upload a `preParsing` hook already streamed to disk. */
+const uploaded = new WeakSet<FastifyRequest>();
+
+export function markUploadDone(request: FastifyRequest): void {
+  uploaded.add(request);
+}
+
+export function uploadDone(request: FastifyRequest): boolean {
+  return uploaded.has(request);
+}
+
 export function setOpened(request: FastifyRequest, opened: Opened): void {
   pending.delete(request);
   openedByRequest.set(request, opened);

@@ -2,38 +2,37 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   fileFromPayload,
   type JweServer,
   parseLimit,
   readAll,
-  refuseEarly,
   tooLarge,
   uploadInvalid,
 } from '@jwe-transport/server-core';
 import { DEFAULT_UPLOAD_LIMIT, receiveEncryptedFile } from '@jwe-transport/server-core/node';
 import type { FastifyRequest } from 'fastify';
-import { setOpened } from './state.js';
+import { awaitsDecryption, markUploadDone, setOpened } from './state.js';
 import type { JweFile, JweUploadConfig } from './types.js';
 
-function uploadLimit(config: JweUploadConfig): number {
+type Payload = FastifyRequest['raw'];
+
+export function uploadLimit(config: JweUploadConfig): number {
   return parseLimit(config.limit ?? DEFAULT_UPLOAD_LIMIT, 'jwe upload "limit"');
 }
 
 /**
- * An encrypted `{"file": "<base64>"}` body on an upload route. With `dest` it streams to disk
- * and the file appears only after the tag verified; without, it is read into memory.
+ * The `preParsing` hook of upload routes with `dest`: an encrypted `{"file": "<base64>"}` body
+ * streams to disk in constant memory, and the file appears only after the tag verified. The
+ * parser then sees an empty body. Other requests pass through untouched.
  */
-export async function receiveEncryptedUpload(
-  server: JweServer,
-  request: FastifyRequest,
-  payload: FastifyRequest['raw'],
-  config: JweUploadConfig,
-): Promise<void> {
+export function streamEncryptedUploads(server: JweServer, config: JweUploadConfig & { dest: string }) {
   const fieldName = config.fieldName ?? 'file';
   const limit = uploadLimit(config);
-  if (config.dest !== undefined) {
+  return async (request: FastifyRequest, _reply: unknown, payload: Payload): Promise<Payload> => {
+    if (!awaitsDecryption(request)) return payload;
     const upload = await receiveEncryptedFile(
       server,
       payload,
@@ -44,11 +43,28 @@ export async function receiveEncryptedUpload(
       },
     );
     setOpened(request, upload);
+    markUploadDone(request);
     request.jweFile = { ...upload.file, fieldname: fieldName };
-    return;
-  }
-  refuseEarly(request.headers['content-encoding'], request.headers['content-length'], limit);
-  const envelope = await server.openEnvelope(await readAll(payload, limit));
+    // Fastify compares what its parser reads with Content-Length: the envelope was read in full.
+    const empty = Readable.from([]) as Payload;
+    (empty as { receivedEncodedLength?: number }).receivedEncodedLength = Number(
+      request.headers['content-length'],
+    );
+    return empty;
+  };
+}
+
+/** An encrypted `{"file": "<base64>"}` body on an upload route without `dest`, already read by Fastify. */
+export async function receiveEncryptedUploadInMemory(
+  server: JweServer,
+  request: FastifyRequest,
+  body: Buffer,
+  config: JweUploadConfig,
+): Promise<void> {
+  const fieldName = config.fieldName ?? 'file';
+  const limit = uploadLimit(config);
+  if (body.length > limit) throw tooLarge(limit, body.length);
+  const envelope = await server.openEnvelope(body);
   setOpened(request, envelope);
   const bytes = fileFromPayload(envelope.plaintext, fieldName, server.options.strictJson);
   request.jweFile = {

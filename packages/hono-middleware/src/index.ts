@@ -9,10 +9,11 @@ import {
   type JweRequestInfo,
   JweServer,
   type JweServerOptions,
-  openRequest,
+  type OpenedBody,
   sealResponse,
 } from '@jwe-transport/server-core';
 import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
+import { openHonoRequest, sealedByJson, sealJsonAnswers } from './fast-path.js';
 import { bodyReadLater } from './skip.js';
 
 export {
@@ -46,6 +47,18 @@ function replaceResponse(c: Context, response: Response): void {
 }
 
 /**
+ * Hands the decrypted body to `c.req.json()`, `text()` and `arrayBuffer()` through Hono's body
+ * cache. Cheaper than a new `Request`; `c.req.raw` keeps the envelope's request, already read.
+ */
+function serveFromCache(c: Context, plaintext: Uint8Array, body: unknown): void {
+  const bytes = plaintext.buffer.slice(plaintext.byteOffset, plaintext.byteOffset + plaintext.byteLength);
+  // The first key is the one Hono converts from for the other readers: the exact bytes.
+  const cache = c.req.bodyCache as Record<string, Promise<unknown>>;
+  cache.arrayBuffer = Promise.resolve(bytes);
+  cache.json = Promise.resolve(body);
+}
+
+/**
  * `app.use(jwe({ keys: { 'kid-1': sharedKey } }))`: an `X-Encryption: JWE` body reaches handlers
  * decrypted (`await c.req.json()` is the plaintext, checked strictly), JSON answers to it leave
  * sealed under the same kid, errors included, and plain requests pass through.
@@ -55,17 +68,20 @@ export function jwe(options: JweHonoOptions | JweServer): MiddlewareHandler {
   const server = options instanceof JweServer ? options : new JweServer(options);
   return async (c, next) => {
     if (bodyReadLater(c)) return next();
-    let exchange: Awaited<ReturnType<typeof openRequest>>;
+    let exchange: OpenedBody;
     try {
-      exchange = await openRequest(server, c.req.raw);
+      exchange = await openHonoRequest(server, c);
     } catch (error) {
       return errorResponse(server, error);
     }
-    c.req.raw = exchange.request;
+    if (exchange.plaintext) serveFromCache(c, exchange.plaintext, exchange.body);
     c.set('jwe', exchange.info);
+    if (exchange.responseKey) sealJsonAnswers(c, server, exchange.responseKey);
     await next();
+    if (sealedByJson.has(c.res) && !c.error) return;
     // A JweHttpError thrown by a handler (reading an upload, say) answers as the middleware's own would.
     const response = isJweHttpError(c.error) ? await errorResponse(server, c.error) : c.res;
+    if (sealedByJson.has(response)) return;
     replaceResponse(c, await sealResponse(server, response, exchange));
   };
 }

@@ -29,7 +29,10 @@ export { parsePlaintextJson } from './strict-json.js';
 export {
   errorResponse,
   jweInfo,
+  type OpenedBody,
   openRequest,
+  openRequestBody,
+  parseOpenedJson,
   readFilePayload,
   sealResponse,
   type WebExchange,

@@ -1,4 +1,4 @@
-import { type DecryptResult, decryptDetailed, encrypt } from '@jwe-transport/codec';
+import { backendName, type DecryptResult, decryptDetailed, encrypt, encryptSync } from '@jwe-transport/codec';
 import { encryptionRequired, noResponseKey, toHttpError } from './errors.js';
 import { keyForKid, type RecordingResolver, type ResponseKey, recordingResolver } from './keys.js';
 import { type JweServerOptions, type ResolvedOptions, resolveOptions } from './options.js';
@@ -65,8 +65,16 @@ export class JweServer {
 
   /** A plain request: refused when encryption is required and it has a body; sealed answers with `'always'`. */
   async openPlain(hasBody: boolean): Promise<Opened> {
+    return this.openPlainNow(hasBody) ?? this.openPlainAlways();
+  }
+
+  /** `openPlain` without a promise where no key lookup is needed (every mode but `'always'`); else `undefined`. */
+  openPlainNow(hasBody: boolean): Opened | undefined {
     if (hasBody && this.options.requireEncryption) throw encryptionRequired();
-    if (this.options.responses !== 'always') return PLAIN_INFO_ONLY;
+    return this.options.responses === 'always' ? undefined : PLAIN_INFO_ONLY;
+  }
+
+  private async openPlainAlways(): Promise<Opened> {
     const kid = this.options.responseKid;
     const key = await keyForKid(this.options.resolver, kid);
     if (key === undefined) throw noResponseKey();
@@ -80,7 +88,12 @@ export class JweServer {
 
   /** Seals an answer body under the request's key and kid: the envelope's JSON text. */
   async seal(body: Uint8Array | string, key: ResponseKey): Promise<string> {
-    return JSON.stringify(await encrypt(body, key.key, key.kid === undefined ? {} : { kid: key.kid }));
+    return this.sealNow(body, key) ?? JSON.stringify(await encrypt(body, key.key, kidOption(key)));
+  }
+
+  /** `seal` without a promise, where the crypto back end can (Node); else `undefined`. */
+  sealNow(body: Uint8Array | string, key: ResponseKey): string | undefined {
+    return SYNC_CRYPTO ? JSON.stringify(encryptSync(body, key.key, kidOption(key))) : undefined;
   }
 
   /** Whether answers may differ by `X-Encryption`, so caches must keep them apart. */
@@ -88,5 +101,9 @@ export class JweServer {
     return this.options.responses === 'auto';
   }
 }
+
+// WebCrypto has no synchronous encryption; node:crypto does, and it saves a promise per answer.
+const SYNC_CRYPTO = backendName === 'node';
+const kidOption = (key: ResponseKey) => (key.kid === undefined ? {} : { kid: key.kid });
 
 const PLAIN_INFO_ONLY: Opened = Object.freeze({ info: PLAIN_INFO, responseKey: undefined });

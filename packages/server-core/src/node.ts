@@ -13,4 +13,10 @@ export {
   type UploadHeaders,
 } from './node/receive-file.js';
 export { receiveUpload, type UploadedFile, type UploadOptions } from './node/receive-upload.js';
+export {
+  DEFAULT_IDLE_TIMEOUT,
+  DEFAULT_REQUEST_TIMEOUT,
+  setUploadTimeouts,
+  type UploadTimeouts,
+} from './node/timeouts.js';
 export { type WithJweUploadOptions, withJweUpload } from './node/with-jwe-upload.js';

@@ -2,7 +2,7 @@ import { carriesBody, isEncryptedHeader, isJsonType } from './encryption-header.
 import { errorBody, statusOf } from './error-body.js';
 import { toHttpError } from './errors.js';
 import { fileFromPayload } from './file-payload.js';
-import type { JweServer, Opened } from './jwe-server.js';
+import type { JweServer, Opened, OpenedEnvelope } from './jwe-server.js';
 import { readRequestBody } from './read-body.js';
 import type { JweRequestInfo } from './request-info.js';
 
@@ -33,26 +33,44 @@ function plaintextHeaders(request: Request, length: number): Headers {
   return headers;
 }
 
+/** An opened request body: for an encrypted request, the plaintext and its parsed JSON. */
+export interface OpenedBody extends Opened {
+  readonly plaintext?: Uint8Array;
+  readonly body?: unknown;
+}
+
+/**
+ * Reads and opens a Web `Request`'s body without building a new request: an `X-Encryption: JWE`
+ * body is decrypted, checked strictly and parsed; a plain request is left unread. Failures are
+ * `JweHttpError`s (sealed by `errorResponse` once the envelope authenticated).
+ */
+export async function openRequestBody(server: JweServer, request: Request): Promise<OpenedBody> {
+  const encrypted = isEncryptedHeader(request.headers.get('x-encryption'));
+  if (!encrypted || request.body === null) return server.openPlain(request.body !== null);
+  const opened = await server.openEnvelope(await readRequestBody(request, server.options.limit));
+  return { ...opened, body: parseOpenedJson(server, opened) };
+}
+
+/** Parses an authenticated body; a failure is remembered so that `errorResponse` seals its answer. */
+export function parseOpenedJson(server: JweServer, opened: OpenedEnvelope): unknown {
+  try {
+    return server.parseJson(opened.plaintext);
+  } catch (error) {
+    // Authenticated: from here on even the error answers go out sealed.
+    if (typeof error === 'object' && error !== null) afterAuthentication.set(error, opened);
+    throw error;
+  }
+}
+
 /**
  * Opens a Web `Request`: decrypts an `X-Encryption: JWE` body (checked strictly and parsed
  * before any handler runs) or passes a plain request through. Failures are `JweHttpError`s.
  */
 export async function openRequest(server: JweServer, request: Request): Promise<WebExchange> {
-  const encrypted = isEncryptedHeader(request.headers.get('x-encryption'));
-  if (!encrypted || request.body === null) {
-    const opened = await server.openPlain(request.body !== null);
+  const opened = await openRequestBody(server, request);
+  if (opened.plaintext === undefined) {
     infoByRequest.set(request, opened.info);
-    return { ...opened, request };
-  }
-  const envelope = await readRequestBody(request, server.options.limit);
-  const opened = await server.openEnvelope(envelope);
-  let body: unknown;
-  try {
-    body = server.parseJson(opened.plaintext);
-  } catch (error) {
-    // Authenticated: from here on even the error answers go out sealed.
-    if (typeof error === 'object' && error !== null) afterAuthentication.set(error, opened);
-    throw error;
+    return { info: opened.info, responseKey: opened.responseKey, request };
   }
   const plaintext = new Request(request.url, {
     method: request.method,
@@ -61,7 +79,7 @@ export async function openRequest(server: JweServer, request: Request): Promise<
     signal: request.signal,
   });
   infoByRequest.set(plaintext, opened.info);
-  return { info: opened.info, responseKey: opened.responseKey, request: plaintext, body };
+  return { info: opened.info, responseKey: opened.responseKey, request: plaintext, body: opened.body };
 }
 
 const ENCRYPT_FAILED_BODY = JSON.stringify({

@@ -1,0 +1,32 @@
+// Fastify plugin throughput: 1 KiB encrypted JSON requests and sealed answers through
+// @jwe-transport/fastify-plugin, against a route of the same app that uses Fastify's own JSON
+// parsing without encryption, in the same run. The server runs in a child process.
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { announce, compareRoutes, frameworkRow, KEY, KID } from './http-lib.mjs';
+import { report } from './lib.mjs';
+
+const packageJson = new URL('../../packages/fastify-plugin/package.json', import.meta.url);
+
+async function serve() {
+  const Fastify = createRequire(packageJson)('fastify');
+  const { jwe } = await import(new URL('../../packages/fastify-plugin/dist/index.js', import.meta.url).href);
+  const app = Fastify();
+  // The plugin in its own context: the plain route keeps Fastify's own parser.
+  await app.register(async (encrypted) => {
+    await encrypted.register(jwe, { keys: { [KID]: KEY } });
+    encrypted.post('/jwe', async (request) => request.body);
+  });
+  app.post('/plain', async (request) => request.body);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  announce(app.server.address().port);
+}
+
+if (process.argv[2] === 'serve') {
+  await serve();
+} else {
+  const result = await compareRoutes(fileURLToPath(import.meta.url), packageJson);
+  report('Fastify plugin (packages/fastify-plugin)', [
+    frameworkRow('Fastify 5', 'app.register(jwe)', "Fastify's JSON parser", result),
+  ]);
+}

@@ -1,0 +1,30 @@
+// Hono middleware throughput on Node (@hono/node-server): 1 KiB encrypted JSON requests and
+// sealed answers through @jwe-transport/hono-middleware, against a route of the same app that
+// reads c.req.json() without encryption, in the same run. The server runs in a child process.
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { announce, compareRoutes, frameworkRow, KEY, KID } from './http-lib.mjs';
+import { report } from './lib.mjs';
+
+const packageJson = new URL('../../packages/hono-middleware/package.json', import.meta.url);
+
+async function serve() {
+  const resolve = (name) => createRequire(packageJson).resolve(name);
+  const { Hono } = await import(resolve('hono'));
+  const { serve: listen } = await import(resolve('@hono/node-server'));
+  const { jwe } = await import(new URL('../../packages/hono-middleware/dist/index.js', import.meta.url).href);
+  const app = new Hono();
+  app.use('/jwe', jwe({ keys: { [KID]: KEY } }));
+  app.post('/jwe', async (c) => c.json(await c.req.json()));
+  app.post('/plain', async (c) => c.json(await c.req.json()));
+  listen({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => announce(info.port));
+}
+
+if (process.argv[2] === 'serve') {
+  await serve();
+} else {
+  const result = await compareRoutes(fileURLToPath(import.meta.url), packageJson);
+  report('Hono middleware (packages/hono-middleware)', [
+    frameworkRow('Hono 4 on @hono/node-server', 'app.use(jwe())', 'c.req.json()', result),
+  ]);
+}

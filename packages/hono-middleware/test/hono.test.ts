@@ -1,0 +1,76 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { decryptJson, encryptJson } from '@jwe-transport/codec';
+import { jwe, jweErrorHandler } from '@jwe-transport/hono-middleware';
+import { Hono } from 'hono';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const KEY = 'abcdefghijklmnop';
+let server: Server | undefined;
+
+afterEach(async () => {
+  const running = server;
+  server = undefined;
+  if (running) await new Promise<void>((done) => running.close(() => done()));
+});
+
+function listen(app: Hono): Promise<string> {
+  return new Promise((resolve) => {
+    server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+      resolve(`http://127.0.0.1:${info.port}`),
+    ) as Server;
+  });
+}
+
+const sealedPost = async (url: string, value: unknown) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-encryption': 'JWE' },
+    body: JSON.stringify(await encryptJson(value, KEY, { kid: 'k' })),
+  });
+
+describe('the Hono middleware', () => {
+  it('gives c.req.text() the exact plaintext and seals answers built without c.json', async () => {
+    const app = new Hono();
+    app.use(jwe({ keys: { k: KEY } }));
+    app.post(
+      '/text',
+      async (c) =>
+        new Response(JSON.stringify({ text: await c.req.text() }), {
+          headers: { 'content-type': 'application/json' },
+        }),
+    );
+    const url = await listen(app);
+    const response = await sealedPost(`${url}/text`, { a: [1, 2] });
+    expect(response.headers.get('x-encryption')).toBe('JWE');
+    expect(await decryptJson(await response.json(), KEY)).toEqual({ text: '{"a":[1,2]}' });
+  });
+
+  it('answers route errors through jweErrorHandler with a code, sealed for encrypted requests, and reports them', async () => {
+    const reported: unknown[] = [];
+    const app = new Hono();
+    app.use(jwe({ keys: { k: KEY } }));
+    app.onError(jweErrorHandler({ onError: (error) => reported.push(error) }));
+    app.post('/fail', () => {
+      throw new Error('secret detail');
+    });
+    const url = await listen(app);
+    const response = await sealedPost(`${url}/fail`, {});
+    expect(response.status).toBe(500);
+    expect(await decryptJson(await response.json(), KEY)).toEqual({
+      error: { type: 'server.error', code: 'ERR_INTERNAL', message: 'Internal Server Error' },
+    });
+    expect(reported).toHaveLength(1);
+  });
+
+  it('sets c.var.jwe for plain requests too, and their answers stay plain', async () => {
+    const app = new Hono();
+    app.use(jwe({ keys: { k: KEY } }));
+    app.get('/info', (c) => c.json(c.get('jwe')));
+    const url = await listen(app);
+    const response = await fetch(`${url}/info`);
+    expect(response.headers.get('x-encryption')).toBeNull();
+    expect(await response.json()).toEqual({ encrypted: false, encryptsResponse: false });
+  });
+});
