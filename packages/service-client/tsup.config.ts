@@ -1,7 +1,15 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/node.ts', 'src/redis.ts', 'src/express.ts', 'src/ky.ts'],
+  entry: [
+    'src/index.ts',
+    'src/node.ts',
+    'src/redis.ts',
+    'src/express.ts',
+    'src/fastify.ts',
+    'src/hono.ts',
+    'src/ky.ts',
+  ],
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

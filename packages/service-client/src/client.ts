@@ -122,6 +122,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       const checked = checkTranscription(
         params,
         files.map((file) => file?.name),
+        files,
       );
       const transactionId = checked.transaction_id ?? globalThis.crypto.randomUUID();
       const grant = await requestUploadGrant(context, transactionId, transcribeOptions.signal);

@@ -73,10 +73,10 @@ async function rawBodyOf(req: RequestWithRawBody, limit: number): Promise<Buffer
  */
 export function webhookReceiver(options: WebhookReceiverOptions): RequestHandler {
   const limit = parseLimit(options.limit, 'webhookReceiver()');
-  const process = createWebhookProcessor(options);
+  const processDelivery = createWebhookProcessor(options);
   return (req: Request, res, next) => {
     rawBodyOf(req as RequestWithRawBody, limit)
-      .then((rawBody) => process(rawBody, req.headers))
+      .then((rawBody) => processDelivery(rawBody, req.headers))
       .then((outcome) => {
         if (outcome.error) {
           if (outcome.error.type === 'webhook.body.too_large') res.setHeader('Connection', 'close');

@@ -120,6 +120,7 @@ describe('createServiceClient() on the documented wire', () => {
       client.transcribe(
         [
           { name: '../x.wav', data: new Uint8Array(1) },
+          { name: 'b.wav', data: 'not bytes' as unknown as Uint8Array },
           { name: 'a.wav', data: new Uint8Array(1) },
           { name: 'a.wav', data: new Uint8Array(1) },
         ],
@@ -134,7 +135,8 @@ describe('createServiceClient() on the documented wire', () => {
       ),
     );
     expect(error.code).toBe('ERR_TRANSCRIPTION_PARAMS_INVALID');
-    expect(error.issues).toHaveLength(7);
+    expect(error.issues).toHaveLength(8);
+    expect(error.message).toContain('files[1]: data must be a Blob');
     expect(error.message).toContain('extra_data.model_type');
     expect(error.message).toContain('"a.wav" is used twice');
     expect(service.log).toEqual([]);

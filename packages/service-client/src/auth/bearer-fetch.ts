@@ -14,7 +14,7 @@ function replayable(body: RequestInit['body']): boolean {
 export function withBearer(fetchImpl: FetchLike, session: TokenSession): FetchLike {
   return async (input, init = {}) => {
     const call = async (token: string) => {
-      const headers = new Headers(init.headers);
+      const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
       headers.set('authorization', `Bearer ${token}`);
       return fetchImpl(input, { ...init, headers });
     };

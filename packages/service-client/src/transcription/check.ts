@@ -1,6 +1,6 @@
 import { TranscriptionError } from './errors.js';
 import { parseTranscriptionParams, type TranscriptionParams } from './params.js';
-import { checkFileName } from './storage-upload.js';
+import { type AudioFile, checkFileData, checkFileName } from './storage-upload.js';
 
 /**
  * Checks the parameters (spec 2.7) and the file names together, before any call: every problem
@@ -9,6 +9,7 @@ import { checkFileName } from './storage-upload.js';
 export function checkTranscription(
   params: TranscriptionParams,
   fileNames: readonly unknown[],
+  files?: readonly AudioFile[],
 ): TranscriptionParams {
   const issues: string[] = [];
   let checked: TranscriptionParams | undefined;
@@ -21,7 +22,7 @@ export function checkTranscription(
   if (fileNames.length === 0) issues.push('files must hold at least one audio file.');
   const seen = new Set<unknown>();
   fileNames.forEach((name, index) => {
-    const problem = checkFileName(name);
+    const problem = checkFileName(name) ?? (files ? checkFileData(files[index]?.data) : undefined);
     if (problem) issues.push(`files[${index}]: ${problem}`);
     else if (seen.has(name)) issues.push(`files[${index}]: the name ${JSON.stringify(name)} is used twice.`);
     seen.add(name);

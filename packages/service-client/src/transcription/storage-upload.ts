@@ -37,6 +37,12 @@ function hasControlCharacter(name: string): boolean {
   return false;
 }
 
+/** Why `data` cannot be uploaded, or undefined when it can. */
+export function checkFileData(data: unknown): string | undefined {
+  if (data instanceof Blob || data instanceof Uint8Array || isSizedSource(data)) return undefined;
+  return 'data must be a Blob, a Uint8Array, or a sized stream such as audioFileFromPath() gives.';
+}
+
 export function checkFileName(name: unknown): string | undefined {
   if (
     typeof name !== 'string' ||
@@ -98,7 +104,7 @@ export async function uploadToStorage(
   file: AudioFile,
   options: StorageUploadOptions = {},
 ): Promise<void> {
-  const nameProblem = checkFileName(file?.name);
+  const nameProblem = checkFileName(file?.name) ?? checkFileData(file?.data);
   if (nameProblem) {
     throw new TranscriptionError('ERR_TRANSCRIPTION_PARAMS_INVALID', `Cannot upload: ${nameProblem}`, {
       issues: [nameProblem],

@@ -26,7 +26,7 @@ function respond(outcome: WebhookOutcome): Response {
  */
 export function webhookHandler(options: WebhookHandlerOptions): (request: Request) => Promise<Response> {
   const limit = parseLimit(options.limit, 'webhookHandler()');
-  const process = createWebhookProcessor(options);
+  const processDelivery = createWebhookProcessor(options);
   return async (request) => {
     const declared = Number(request.headers.get('content-length'));
     let rawBody: Uint8Array;
@@ -37,7 +37,7 @@ export function webhookHandler(options: WebhookHandlerOptions): (request: Reques
       if (isWebhookError(error)) return respond(refusal(error));
       throw error;
     }
-    const outcome = await process(rawBody, request.headers);
+    const outcome = await processDelivery(rawBody, request.headers);
     if (outcome.afterAnswer) void outcome.afterAnswer();
     return respond(outcome);
   };

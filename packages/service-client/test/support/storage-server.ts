@@ -5,6 +5,8 @@ import { createHash, createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
 
+const FILENAME_PLACEHOLDER = ['$', '{filename}'].join('');
+
 export interface StoredFile {
   key: string;
   size: number;
@@ -85,7 +87,8 @@ export function handleStoragePost(state: StorageState, req: IncomingMessage, res
       return fail(403, 'AccessDenied', 'Invalid according to Policy: Policy expired.');
     }
     const prefix = String(condition(policy, 'key')?.[2] ?? '');
-    const key = (fields.get('key') ?? '').replace('${filename}', () => info.filename ?? '');
+    // The storage substitutes the literal `${filename}` placeholder of the granted key.
+    const key = (fields.get('key') ?? '').replace(FILENAME_PLACEHOLDER, () => info.filename ?? '');
     if (!key.startsWith(prefix)) return fail(403, 'AccessDenied', 'key outside the granted prefix');
     const range = policy.conditions.find(
       (item) => Array.isArray(item) && item[0] === 'content-length-range',
