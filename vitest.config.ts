@@ -10,7 +10,12 @@ const nodeMajor = Number(process.versions.node.split('.')[0]);
 // Node 20 runs report no skipped tests and CI's Node 24 pass runs them.
 export default defineConfig({
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test-vectors/*.test.ts'],
+    include: [
+      'packages/*/test/**/*.test.ts',
+      'examples/*/test/**/*.test.ts',
+      'test-vectors/*.test.ts',
+      'runtime-tests/**/*.test.ts',
+    ],
     exclude: [
       '**/node_modules/**',
       '**/*.large.test.ts',
