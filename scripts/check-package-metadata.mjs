@@ -24,7 +24,10 @@ function problemsOf(dir, name) {
     repo.type === 'git' && repo.url === REPO_URL && repo.directory === `packages/${name}`,
     `repository must be {type: "git", url: "${REPO_URL}", directory: "packages/${name}"}`,
   );
-  want(pkg.homepage === `${TREE}/packages/${name}#readme`, `homepage must be ${TREE}/packages/${name}#readme`);
+  want(
+    pkg.homepage === `${TREE}/packages/${name}#readme`,
+    `homepage must be ${TREE}/packages/${name}#readme`,
+  );
   want(pkg.bugs?.url === ISSUES, `bugs.url must be ${ISSUES}`);
   const files = Array.isArray(pkg.files) ? pkg.files : [];
   for (const required of ['LICENSE', 'README.md']) {
