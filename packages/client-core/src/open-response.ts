@@ -37,7 +37,7 @@ export interface ResponseHead {
   response?: Response;
 }
 
-/** The outcome of {@link ResponseOpener.openBody}. */
+/** The outcome of {@link JweClient.openBody}. */
 export type OpenedBody =
   | { decrypted: false }
   | { decrypted: true; plaintext: Uint8Array; headers: Headers; info: DecryptionInfo };

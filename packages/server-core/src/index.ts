@@ -20,7 +20,7 @@ export {
 } from './errors.js';
 export { fileFromPayload, isStrictBase64 } from './file-payload.js';
 export { JweServer, type Opened, type OpenedEnvelope } from './jwe-server.js';
-export type { KeysOption, ResponseKey } from './keys.js';
+export type { KeysOption, RecordingResolver, ResponseKey } from './keys.js';
 export { parseLimit, type SizeLimit } from './limit.js';
 export type { JweServerOptions, ResolvedOptions, ResponseEncryption } from './options.js';
 export { type HeaderValue, readAll, readRequestBody, refuseEarly } from './read-body.js';

@@ -14,7 +14,7 @@ export {
   REFRESH_PATH,
   refreshTokenExchange,
 } from './auth/endpoints.js';
-export { AuthError, type AuthErrorCode, isAuthError } from './auth/errors.js';
+export { AuthError, type AuthErrorCode, type AuthOperation, isAuthError } from './auth/errors.js';
 export {
   createTokenSession,
   TokenSession,
