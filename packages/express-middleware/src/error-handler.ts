@@ -1,5 +1,5 @@
+import { isJweHttpError, statusOf } from '@jwe-transport/server-core';
 import type { ErrorRequestHandler, Request } from 'express';
-import { isJweHttpError } from './errors.js';
 
 interface HttpErrorLike {
   status?: unknown;
@@ -20,13 +20,6 @@ export interface JweErrorHandlerOptions {
    * error never holds keys or decrypted bodies from this package, and the request body is not passed.
    */
   onError?: ServerErrorListener;
-}
-
-function statusOf(error: HttpErrorLike): number {
-  const status = error.status ?? error.statusCode;
-  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 600
-    ? status
-    : 500;
 }
 
 /** Express's handler prints the stack to stderr; so do we, with the route that failed. */

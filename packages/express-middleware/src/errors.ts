@@ -1,107 +1,23 @@
-import { isJweError, type JweErrorCode } from '@jwe-transport/codec';
+import { headerInvalid, JweHttpError, plaintextInvalid as refusePlaintext } from '@jwe-transport/server-core';
 
-/** The `type` of every error this package passes to `next(err)`, in body-parser's style. */
-export type JweHttpErrorType =
-  | 'jwe.envelope.invalid'
-  | 'jwe.unsupported'
-  | 'jwe.kid.unknown'
-  | 'jwe.decrypt.failed'
-  | 'jwe.required'
-  | 'jwe.key.invalid'
-  | 'jwe.plaintext.invalid'
-  | 'jwe.header.invalid'
-  | 'jwe.mount.order'
-  | 'entity.too.large'
-  | 'charset.unsupported'
-  | 'request.timeout'
-  | 'entity.parse.failed'
-  | 'encoding.unsupported'
-  | 'request.aborted'
-  | 'upload.invalid';
-
-/** Stable codes: the codec's code where the failure comes from the codec, our own otherwise. */
-export type JweHttpErrorCode =
-  | JweErrorCode
-  | 'ERR_JWE_REQUIRED'
-  | 'ERR_BODY_PARSE'
-  | 'ERR_JWE_PLAINTEXT_INVALID'
-  | 'ERR_JWE_HEADER_INVALID'
-  | 'ERR_JWE_MOUNT_ORDER'
-  | 'ERR_JWE_SPILL_TOO_LARGE'
-  | 'ERR_CHARSET_UNSUPPORTED'
-  | 'ERR_REQUEST_TIMEOUT'
-  | 'ERR_ENCODING_UNSUPPORTED'
-  | 'ERR_REQUEST_ABORTED'
-  | 'ERR_UPLOAD_INVALID';
-
-/**
- * An HTTP error as body-parser makes them: `status`/`statusCode`, `expose` (may the message be
- * shown to the client), a `type` to switch on and a stable `code`. Messages never contain keys
- * or plaintext.
- */
-export class JweHttpError extends Error {
-  readonly status: number;
-  readonly statusCode: number;
-  readonly expose: boolean;
-  readonly type: JweHttpErrorType;
-  readonly code: JweHttpErrorCode;
-  /** For `entity.too.large`: the configured limit in bytes. */
-  limit?: number;
-  /** For `entity.too.large`: the declared or observed length that exceeded it. */
-  length?: number;
-
-  constructor(
-    status: number,
-    type: JweHttpErrorType,
-    code: JweHttpErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'JweHttpError';
-    this.status = status;
-    this.statusCode = status;
-    this.expose = status < 500;
-    this.type = type;
-    this.code = code;
-  }
-}
-
-export function isJweHttpError(value: unknown): value is JweHttpError {
-  return value instanceof JweHttpError;
-}
-
-export function tooLarge(limit: number, length: number | undefined): JweHttpError {
-  const error = new JweHttpError(
-    413,
-    'entity.too.large',
-    'ERR_JWE_TOO_LARGE',
-    `The request body is larger than this endpoint accepts (${limit} bytes). Send a smaller body.`,
-  );
-  error.limit = limit;
-  if (length !== undefined) error.length = length;
-  return error;
-}
-
-export function encryptionRequired(): JweHttpError {
-  return new JweHttpError(
-    415,
-    'jwe.required',
-    'ERR_JWE_REQUIRED',
-    'This endpoint accepts only encrypted bodies: send a JWE envelope with the header "X-Encryption: JWE".',
-  );
-}
-
-export function parseFailed(what: string, problem = 'is not valid JSON'): JweHttpError {
-  return new JweHttpError(400, 'entity.parse.failed', 'ERR_BODY_PARSE', `${what} ${problem}.`);
-}
+// The error class, its codes and the shared factories live in server-core; these are Express's own.
+export {
+  encodingUnsupported,
+  encryptionRequired,
+  isJweHttpError,
+  JweHttpError,
+  type JweHttpErrorCode,
+  type JweHttpErrorType,
+  parseFailed,
+  requestAborted,
+  toHttpError,
+  tooLarge,
+  uploadInvalid,
+} from '@jwe-transport/server-core';
 
 /** Decrypted JSON that two parsers could read differently, or that targets prototypes. */
 export function plaintextInvalid(problem: string): JweHttpError {
-  return new JweHttpError(
-    400,
-    'jwe.plaintext.invalid',
-    'ERR_JWE_PLAINTEXT_INVALID',
+  return refusePlaintext(
     `The decrypted body ${problem}. Send each member once and no "__proto__" or "constructor" members.`,
   );
 }
@@ -135,10 +51,7 @@ export function spillTooLarge(maxSpill: number): JweHttpError {
 }
 
 export function encryptionHeaderInvalid(): JweHttpError {
-  return new JweHttpError(
-    400,
-    'jwe.header.invalid',
-    'ERR_JWE_HEADER_INVALID',
+  return headerInvalid(
     'The request has an X-Encryption header other than one "X-Encryption: JWE": send exactly one, or none for a plain body.',
   );
 }
@@ -159,54 +72,4 @@ export function requestTimeout(idleMs: number): JweHttpError {
     'ERR_REQUEST_TIMEOUT',
     `The client sent no body bytes for ${idleMs} ms, so the request was dropped. Send the body without pauses.`,
   );
-}
-
-export function encodingUnsupported(encoding: string): JweHttpError {
-  return new JweHttpError(
-    415,
-    'encoding.unsupported',
-    'ERR_ENCODING_UNSUPPORTED',
-    `Content-Encoding ${JSON.stringify(encoding.slice(0, 20))} is not supported: send the body uncompressed.`,
-  );
-}
-
-export function requestAborted(): JweHttpError {
-  return new JweHttpError(
-    400,
-    'request.aborted',
-    'ERR_REQUEST_ABORTED',
-    'The client closed the request before its body was complete.',
-  );
-}
-
-export function uploadInvalid(message: string): JweHttpError {
-  return new JweHttpError(400, 'upload.invalid', 'ERR_UPLOAD_INVALID', message);
-}
-
-/** The one message for every authentication failure, so a client learns nothing about the cause. */
-const DECRYPT_FAILED_MESSAGE =
-  'The encrypted body did not authenticate. Check that the request uses the shared key that belongs to its kid, ' +
-  'and that the envelope was not modified in transit.';
-
-const FROM_CODEC: Record<JweErrorCode, { status: number; type: JweHttpErrorType }> = {
-  ERR_JWE_INVALID: { status: 400, type: 'jwe.envelope.invalid' },
-  ERR_JWE_UNSUPPORTED: { status: 400, type: 'jwe.unsupported' },
-  ERR_KEY_UNKNOWN: { status: 400, type: 'jwe.kid.unknown' },
-  ERR_JWE_DECRYPTION_FAILED: { status: 400, type: 'jwe.decrypt.failed' },
-  ERR_JWE_TOO_LARGE: { status: 413, type: 'entity.too.large' },
-  // The server's own key configuration is broken; the client can do nothing about it.
-  ERR_KEY_INVALID: { status: 500, type: 'jwe.key.invalid' },
-};
-
-/** Turns a codec failure into the HTTP error for it; anything else is returned unchanged. */
-export function toHttpError(error: unknown): unknown {
-  if (!isJweError(error)) return error;
-  const { status, type } = FROM_CODEC[error.code];
-  const message =
-    error.code === 'ERR_JWE_DECRYPTION_FAILED'
-      ? DECRYPT_FAILED_MESSAGE
-      : error.code === 'ERR_KEY_INVALID'
-        ? 'The server could not use its key for this request.'
-        : error.message;
-  return new JweHttpError(status, type, error.code, message, { cause: error });
 }

@@ -3,12 +3,14 @@
  * encrypted request bodies, encrypted JSON answers and encrypted or multipart file uploads.
  * @packageDocumentation
  */
+
+import { parseLimit } from '@jwe-transport/server-core';
 import type { RequestHandler } from 'express';
-import { parseLimit } from './limit.js';
 import { jwe as jweMiddleware, type UploadRoutes } from './middleware.js';
 import type { JweOptions } from './options.js';
 import { DEFAULT_UPLOAD_LIMIT, type JweUploadOptions, jweUpload } from './upload.js';
 
+export type { KeysOption, SizeLimit } from '@jwe-transport/server-core';
 export {
   type JweErrorHandlerOptions,
   jweErrorHandler,
@@ -21,8 +23,6 @@ export {
   type JweHttpErrorType,
 } from './errors.js';
 export { type JweFile, type RequestWithFile, uploadedFile } from './file.js';
-export type { KeysOption } from './keys.js';
-export type { SizeLimit } from './limit.js';
 export type { JweOptions, ResponseEncryption } from './options.js';
 export type { JweRequestInfo } from './request-info.js';
 export { sniffMimeType } from './sniff.js';

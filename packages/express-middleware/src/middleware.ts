@@ -1,10 +1,10 @@
 import { decryptDetailed } from '@jwe-transport/codec';
+import { recordingResolver } from '@jwe-transport/server-core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { hasBody, readBody } from './body-stream.js';
 import { assertUtf8, isEncryptedRequest, isJsonType } from './content-type.js';
 import { encryptionRequired, isJweHttpError, mountOrder, toHttpError } from './errors.js';
 import { parseJsonBody } from './json-body.js';
-import { recordingResolver } from './keys.js';
 import { type JweOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import {
   bodyAlreadyRead,
@@ -28,7 +28,7 @@ async function handleEncrypted(req: Request, res: Response, options: ResolvedOpt
     req,
     parseJsonBody(result.plaintext, 'The decrypted body', {
       strict: options.strict,
-      members: options.strictPlaintext,
+      members: options.strictJson,
     }),
   );
 }

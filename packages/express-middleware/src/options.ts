@@ -1,10 +1,14 @@
-import type { KeyResolver, MissingProtectedPolicy } from '@jwe-transport/codec';
+import type { MissingProtectedPolicy } from '@jwe-transport/codec';
+import {
+  type ResolvedOptions as CoreOptions,
+  type KeysOption,
+  type ResponseEncryption,
+  resolveOptions as resolveCoreOptions,
+  type SizeLimit,
+} from '@jwe-transport/server-core';
 import { DEFAULT_IDLE_TIMEOUT } from './idle-timeout.js';
-import { type KeysOption, toResolver } from './keys.js';
-import { parseLimit, type SizeLimit } from './limit.js';
 
-/** When answers are encrypted: `'auto'` when the request was, `'always'`, or `'never'`. */
-export type ResponseEncryption = 'auto' | 'always' | 'never';
+export type { ResponseEncryption };
 
 export interface JweOptions {
   /** Keys by kid (`{ 'kid-1': 'sixteen-chars-ky' }`) or a resolver `(kid, header) => key`, sync or async. */
@@ -37,51 +41,24 @@ export interface JweOptions {
   timeout?: number;
 }
 
-export interface ResolvedOptions {
-  resolver: KeyResolver;
-  limit: number;
-  requireEncryption: boolean;
+export interface ResolvedOptions extends CoreOptions {
   plainJson: 'parse' | 'ignore';
-  responses: ResponseEncryption;
-  responseKid: string | undefined;
-  missingProtected: MissingProtectedPolicy;
-  strictPlaintext: boolean;
   strict: boolean;
   timeout: number;
 }
 
-const RESPONSES = new Set<string>(['auto', 'always', 'never']);
-
 export function resolveOptions(options: JweOptions, defaultLimit: SizeLimit): ResolvedOptions {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError('jwe: pass an options object, for example jwe({ keys: { "kid-1": sharedKey } }).');
-  }
-  const responses = options.responses ?? 'auto';
-  if (!RESPONSES.has(responses)) throw new TypeError('jwe: "responses" must be "auto", "always" or "never".');
+  // The core checks the shared options; Express's `strictPlaintext` is the core's `strictJson`.
+  const shared = resolveCoreOptions(
+    options === null || typeof options !== 'object'
+      ? options
+      : { ...options, limit: options.limit ?? defaultLimit, strictJson: options.strictPlaintext !== false },
+  );
   const plainJson = options.plainJson ?? 'parse';
   if (plainJson !== 'parse' && plainJson !== 'ignore') {
     throw new TypeError('jwe: "plainJson" must be "parse" or "ignore".');
   }
-  let responseKid = options.responseKid ?? options.defaultKid;
-  if (responses === 'always' && typeof options.keys !== 'function') {
-    const kids = Object.keys(options.keys ?? {});
-    responseKid ??= kids.length === 1 ? kids[0] : undefined;
-    if (responseKid === undefined || !kids.includes(responseKid)) {
-      throw new TypeError('jwe: with responses: "always", set "responseKid" to one of the kids in "keys".');
-    }
-  }
-  return {
-    resolver: toResolver(options.keys, options.defaultKid),
-    limit: parseLimit(options.limit ?? defaultLimit, 'jwe: "limit"'),
-    requireEncryption: options.requireEncryption === true,
-    plainJson,
-    responses,
-    responseKid,
-    missingProtected: options.missingProtected ?? 'infer',
-    strictPlaintext: options.strictPlaintext !== false,
-    strict: options.strict !== false,
-    timeout: parseTimeout(options.timeout),
-  };
+  return { ...shared, plainJson, strict: options.strict !== false, timeout: parseTimeout(options.timeout) };
 }
 
 function parseTimeout(timeout: number | undefined): number {

@@ -1,19 +1,9 @@
 import type { DecryptResult, JoseHeader } from '@jwe-transport/codec';
+import { keyForKid, noResponseKey, type RecordingResolver } from '@jwe-transport/server-core';
 import type { Request, Response } from 'express';
 import { encryptJsonResponses } from './encrypt-response.js';
-import { JweHttpError } from './errors.js';
-import { keyForKid, type RecordingResolver } from './keys.js';
 import type { ResolvedOptions } from './options.js';
 import type { JweRequestInfo } from './request-info.js';
-
-function noResponseKey(): JweHttpError {
-  return new JweHttpError(
-    500,
-    'jwe.key.invalid',
-    'ERR_KEY_UNKNOWN',
-    'The server has no key to encrypt its answer with.',
-  );
-}
 
 /** Records a plain request on `req.jwe`; with `responses: 'always'` its answers are still encrypted. */
 export async function recordPlainRequest(

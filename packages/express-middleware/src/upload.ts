@@ -1,14 +1,12 @@
 import { pipeline } from 'node:stream';
 import { decryptDetailed, decryptFileStream } from '@jwe-transport/codec';
+import { isStrictBase64, parseLimit, recordingResolver, type SizeLimit } from '@jwe-transport/server-core';
 import type { Request, RequestHandler, Response } from 'express';
-import { isStandardBase64 } from './base64.js';
 import { hasBody, limitedBody, readBody } from './body-stream.js';
 import { isEncryptedRequest, isMultipart } from './content-type.js';
 import { encryptionRequired, isJweHttpError, mountOrder, uploadInvalid } from './errors.js';
 import { type JweFile, setUploadedFile } from './file.js';
 import { parseJsonBody } from './json-body.js';
-import { recordingResolver } from './keys.js';
-import { parseLimit, type SizeLimit } from './limit.js';
 import { runStep } from './middleware.js';
 import { receiveMultipart } from './multipart.js';
 import { type JweOptions, type ResolvedOptions, resolveOptions } from './options.js';
@@ -63,7 +61,7 @@ async function fileFromBytes(bytes: Buffer, settings: UploadSettings): Promise<J
 /** The file inside a decrypted payload `{"file": "<standard base64>"}` (spec 2.3). */
 function fileBytes(payload: unknown, settings: UploadSettings): Buffer {
   const text = (payload as Record<string, unknown> | null | undefined)?.[settings.fieldName];
-  if (typeof text !== 'string' || !isStandardBase64(text)) throw uploadInvalid(payloadShape(settings));
+  if (typeof text !== 'string' || !isStrictBase64(text)) throw uploadInvalid(payloadShape(settings));
   return Buffer.from(text, 'base64');
 }
 
@@ -110,7 +108,7 @@ async function receiveEncrypted(req: Request, res: Response, settings: UploadSet
   try {
     payload = parseJsonBody(result.plaintext, 'The decrypted body', {
       strict: true,
-      members: settings.strictPlaintext,
+      members: settings.strictJson,
     });
   } catch (error) {
     throw isJweHttpError(error) && error.type === 'entity.parse.failed'

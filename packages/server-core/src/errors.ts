@@ -1,6 +1,6 @@
 import { isJweError, type JweErrorCode } from '@jwe-transport/codec';
 
-/** The `type` of every HTTP error this package raises, in body-parser's style. */
+/** The `type` of every HTTP error this package and its adapters raise, in body-parser's style. */
 export type JweHttpErrorType =
   | 'jwe.envelope.invalid'
   | 'jwe.unsupported'
@@ -10,7 +10,10 @@ export type JweHttpErrorType =
   | 'jwe.key.invalid'
   | 'jwe.header.invalid'
   | 'jwe.plaintext.invalid'
+  | 'jwe.mount.order'
   | 'entity.too.large'
+  | 'charset.unsupported'
+  | 'request.timeout'
   | 'entity.parse.failed'
   | 'encoding.unsupported'
   | 'request.aborted'
@@ -22,6 +25,10 @@ export type JweHttpErrorCode =
   | 'ERR_JWE_REQUIRED'
   | 'ERR_JWE_HEADER_INVALID'
   | 'ERR_JWE_PLAINTEXT_INVALID'
+  | 'ERR_JWE_MOUNT_ORDER'
+  | 'ERR_JWE_SPILL_TOO_LARGE'
+  | 'ERR_CHARSET_UNSUPPORTED'
+  | 'ERR_REQUEST_TIMEOUT'
   | 'ERR_BODY_PARSE'
   | 'ERR_ENCODING_UNSUPPORTED'
   | 'ERR_REQUEST_ABORTED'
@@ -33,7 +40,7 @@ const BRAND = Symbol.for('@jwe-transport/server-core.JweHttpError');
 /**
  * An HTTP error as body-parser makes them: `status`/`statusCode`, `expose` (may the message be
  * shown to the client), a `type` to switch on and a stable `code`. Messages never contain keys
- * or plaintext. The same errors, with the same statuses, as `@jwe-transport/express-middleware`.
+ * or plaintext. The one error class of every server adapter, Express included.
  */
 export class JweHttpError extends Error {
   readonly status: number;
@@ -100,8 +107,8 @@ export function plaintextInvalid(message: string): JweHttpError {
   return new JweHttpError(400, 'jwe.plaintext.invalid', 'ERR_JWE_PLAINTEXT_INVALID', message);
 }
 
-export function parseFailed(what: string): JweHttpError {
-  return new JweHttpError(400, 'entity.parse.failed', 'ERR_BODY_PARSE', `${what} is not valid JSON.`);
+export function parseFailed(what: string, problem = 'is not valid JSON'): JweHttpError {
+  return new JweHttpError(400, 'entity.parse.failed', 'ERR_BODY_PARSE', `${what} ${problem}.`);
 }
 
 export function encodingUnsupported(encoding: string): JweHttpError {

@@ -7,12 +7,16 @@
 export { carriesBody, isEncryptedHeader, isJsonType } from './encryption-header.js';
 export { type ErrorBody, errorBody, statusOf } from './error-body.js';
 export {
+  encodingUnsupported,
   encryptionRequired,
   headerInvalid,
   isJweHttpError,
   JweHttpError,
   type JweHttpErrorCode,
   type JweHttpErrorType,
+  noResponseKey,
+  parseFailed,
+  plaintextInvalid,
   requestAborted,
   toHttpError,
   tooLarge,
@@ -20,9 +24,20 @@ export {
 } from './errors.js';
 export { fileFromPayload, isStrictBase64 } from './file-payload.js';
 export { JweServer, type Opened, type OpenedEnvelope } from './jwe-server.js';
-export type { KeysOption, RecordingResolver, ResponseKey } from './keys.js';
+export {
+  type KeysOption,
+  keyForKid,
+  type RecordingResolver,
+  type ResponseKey,
+  recordingResolver,
+} from './keys.js';
 export { parseLimit, type SizeLimit } from './limit.js';
-export type { JweServerOptions, ResolvedOptions, ResponseEncryption } from './options.js';
+export {
+  type JweServerOptions,
+  type ResolvedOptions,
+  type ResponseEncryption,
+  resolveOptions,
+} from './options.js';
 export { type HeaderValue, readAll, readRequestBody, refuseEarly } from './read-body.js';
 export type { JweRequestInfo } from './request-info.js';
 export { parsePlaintextJson } from './strict-json.js';

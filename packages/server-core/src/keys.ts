@@ -1,28 +1,41 @@
 import {
   ALG,
+  deriveKey,
   ENC,
   isJweError,
   type JoseHeader,
   type KeyInput,
   type KeyResolver,
-  keyring,
 } from '@jwe-transport/codec';
 
 /** Keys by kid (`{ kid: sharedKey }`) or a resolver function, sync or async, for rotation. */
 export type KeysOption = Readonly<Record<string, KeyInput>> | KeyResolver;
 
-/** Says which kid's key is wrong and how, without ever showing the key itself. */
+/**
+ * Names the kid whose configured key is unusable, and says why without showing any of it: an
+ * undefined or empty key is nearly always an environment variable that is not set.
+ */
 function checkKey(kid: string, key: unknown): void {
+  const named = `jwe: kid '${kid}'`;
   if (key === undefined || key === null) {
-    throw new TypeError(`jwe: kid '${kid}': the key is ${key}; is the environment variable set?`);
+    throw new TypeError(`${named}: the key is ${key}; is the environment variable set?`);
   }
-  if (key === '')
-    throw new TypeError(`jwe: kid '${kid}': the key is empty; is the environment variable set?`);
+  if (key === '') throw new TypeError(`${named}: the key is empty; is the environment variable set?`);
+  if (key instanceof Uint8Array) {
+    if (key.length !== 32) {
+      throw new TypeError(`${named}: a raw key must be 32 bytes, this one is ${key.length} bytes.`);
+    }
+    return;
+  }
+  if (typeof key !== 'string') {
+    throw new TypeError(`${named}: the key must be a 16-character string or 32 bytes, not ${typeof key}.`);
+  }
   try {
-    keyring({ [kid]: key as KeyInput });
+    deriveKey(key);
   } catch (error) {
-    if (!isJweError(error)) throw error;
-    throw new TypeError(`jwe: kid '${kid}': ${error.message}`);
+    // The codec's message gives lengths and types only, never key material.
+    if (isJweError(error)) throw new TypeError(`${named}: ${error.message}`);
+    throw error;
   }
 }
 

@@ -2,8 +2,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jwe, jweErrorHandler, uploadedFile } from '@jwe-transport/express-middleware';
 import express from 'express';
-import type { ConformanceAdapter } from '../conformance/index.js';
-import { sha256 } from '../conformance/wire.js';
+import type { ConformanceAdapter } from '../../server-core/test/conformance/index.js';
+import { sha256 } from '../../server-core/test/conformance/wire.js';
 
 /** The Express middleware, held to the same suite as the core's own adapters. */
 export const expressAdapter: ConformanceAdapter = {

@@ -1,0 +1,4 @@
+import { runConformance } from '../../server-core/test/conformance/index.js';
+import { expressAdapter } from './conformance-adapter.js';
+
+runConformance(expressAdapter);
