@@ -1,7 +1,7 @@
 import { encryptSync } from '@jwe-transport/codec';
 import type { ResponseKey } from '@jwe-transport/server-core';
+import { isJsonType } from '@jwe-transport/server-core';
 import type { Response } from 'express';
-import { isJsonType } from './content-type.js';
 
 type Send = (this: Response, body?: unknown) => Response;
 

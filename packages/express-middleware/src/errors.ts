@@ -1,4 +1,4 @@
-import { headerInvalid, JweHttpError, plaintextInvalid as refusePlaintext } from '@jwe-transport/server-core';
+import { JweHttpError } from '@jwe-transport/server-core';
 
 // The error class, its codes and the shared factories live in server-core; these are Express's own.
 export {
@@ -14,13 +14,6 @@ export {
   tooLarge,
   uploadInvalid,
 } from '@jwe-transport/server-core';
-
-/** Decrypted JSON that two parsers could read differently, or that targets prototypes. */
-export function plaintextInvalid(problem: string): JweHttpError {
-  return refusePlaintext(
-    `The decrypted body ${problem}. Send each member once and no "__proto__" or "constructor" members.`,
-  );
-}
 
 /**
  * Another body parser read an encrypted request first. Decrypting its parse would skip the
@@ -48,12 +41,6 @@ export function spillTooLarge(maxSpill: number): JweHttpError {
   );
   error.limit = maxSpill;
   return error;
-}
-
-export function encryptionHeaderInvalid(): JweHttpError {
-  return headerInvalid(
-    'The request has an X-Encryption header other than one "X-Encryption: JWE": send exactly one, or none for a plain body.',
-  );
 }
 
 export function charsetUnsupported(charset: string): JweHttpError {

@@ -1,8 +1,8 @@
 import { decryptDetailed } from '@jwe-transport/codec';
-import { recordingResolver } from '@jwe-transport/server-core';
+import { isJsonType, recordingResolver } from '@jwe-transport/server-core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { hasBody, readBody } from './body-stream.js';
-import { assertUtf8, isEncryptedRequest, isJsonType } from './content-type.js';
+import { assertUtf8, isEncryptedRequest } from './content-type.js';
 import { encryptionRequired, isJweHttpError, mountOrder, toHttpError } from './errors.js';
 import { parseJsonBody } from './json-body.js';
 import { type JweOptions, type ResolvedOptions, resolveOptions } from './options.js';

@@ -40,7 +40,7 @@ export {
 } from './options.js';
 export { type HeaderValue, readAll, readRequestBody, refuseEarly } from './read-body.js';
 export type { JweRequestInfo } from './request-info.js';
-export { parsePlaintextJson } from './strict-json.js';
+export { checkMembers, parsePlaintextJson } from './strict-json.js';
 export {
   errorResponse,
   jweInfo,

@@ -22,7 +22,7 @@ function stringEnd(text: string, start: number): number {
  * of the same bytes can disagree) and `__proto__`/`constructor` members (prototype pollution in
  * code that merges the body into other objects). Linear in the text's length.
  */
-function checkMembers(text: string): void {
+export function checkMembers(text: string): void {
   const objects: (Set<string> | null)[] = [];
   let expectKey = false;
   for (let at = 0; at < text.length; at++) {
