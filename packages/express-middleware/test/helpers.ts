@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import express from 'express';
 import express4 from 'express4';
-import { FlattenedEncrypt, flattenedDecrypt } from 'jose';
 
 /** Both Express majors; every HTTP test runs against each. */
 export const EXPRESS_VERSIONS = [
@@ -14,7 +13,6 @@ export const EXPRESS_VERSIONS = [
 export const KEYS = { 'kid-a': 'abcdefghijklmnop', 'kid-b': 'Q7w!x9z#m2p$r5t&' } as const;
 export const KEY_A = KEYS['kid-a'];
 export const KEY_B = KEYS['kid-b'];
-const utf8 = new TextEncoder();
 
 export interface Running {
   url: string;
@@ -40,39 +38,13 @@ export function listen(app: Express): Promise<Running> {
   });
 }
 
-/** The 32-byte key of a 16-character shared key (spec 2.4), computed independently of our codec. */
-export const rawKey = (shared: string) => utf8.encode(shared + shared);
-
-export async function joseEncrypt(shared: string, plaintext: string | Uint8Array, kid?: string) {
-  const bytes = typeof plaintext === 'string' ? utf8.encode(plaintext) : plaintext;
-  const envelope: Record<string, unknown> = {
-    ...(await new FlattenedEncrypt(bytes)
-      .setProtectedHeader({ alg: 'dir', enc: 'A128CBC-HS256' })
-      .encrypt(rawKey(shared))),
-  };
-  if (kid !== undefined) envelope.kid = kid;
-  return envelope;
-}
-
-export async function joseDecryptJson(shared: string, envelope: unknown): Promise<unknown> {
-  const { plaintext } = await flattenedDecrypt(
-    envelope as Parameters<typeof flattenedDecrypt>[0],
-    rawKey(shared),
-    {
-      keyManagementAlgorithms: ['dir'],
-      contentEncryptionAlgorithms: ['A128CBC-HS256'],
-    },
-  );
-  return JSON.parse(new TextDecoder().decode(plaintext));
-}
-
-export function postEncrypted(url: string, envelope: unknown, headers: Record<string, string> = {}) {
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-encryption': 'JWE', ...headers },
-    body: typeof envelope === 'string' ? envelope : JSON.stringify(envelope),
-  });
-}
+// The jose-made envelopes and the encrypted POST are the conformance suite's, shared by every adapter.
+export {
+  joseOpenJson as joseDecryptJson,
+  joseSeal as joseEncrypt,
+  postEncrypted,
+  rawKey,
+} from '../../server-core/test/conformance/wire.js';
 
 export function postJson(url: string, value: unknown, headers: Record<string, string> = {}) {
   return fetch(url, {
