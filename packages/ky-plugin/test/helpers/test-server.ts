@@ -7,10 +7,17 @@
 //   status=NNN   answer with that status
 //   refuse=1     answer at once (status, default 413), encrypted, without reading the body
 //   fail=N       answer the first N attempts on this path with 503 (plain text)
-import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jwcryptoEncrypt } from '../../../../test-vectors/peers/index.mjs';
+import {
+  type FileInfo,
+  type RecordedRequest,
+  type RecordingServer,
+  readAll,
+  readPlaintext,
+  sha256,
+  startRecordingServer,
+} from '../../../client-core/test/helpers/recording-server.js';
 import {
   bareEncrypt,
   type Envelope,
@@ -23,17 +30,9 @@ import {
 export const SHARED_KEY = 'k3y-0f-16-chars!';
 export const OTHER_KEY = 'another16charKey';
 
-export interface FileInfo {
-  size: number;
-  sha256: string;
-}
+export type { FileInfo };
 
-export interface Recorded {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: IncomingMessage['headers'];
-  encrypted: boolean;
+export interface Recorded extends RecordedRequest {
   /** The envelope as received, for buffered (non-streamed) encrypted requests. */
   envelope?: Envelope;
   /** Decrypted JSON plaintext of an encrypted JSON request. */
@@ -42,24 +41,12 @@ export interface Recorded {
   file?: FileInfo;
   /** The raw body of a plain request, as text. */
   raw?: string;
-  streamed: boolean;
 }
 
-export interface TestServer {
-  url: string;
-  requests: Recorded[];
-  close(): Promise<void>;
-}
+export type TestServer = RecordingServer<Recorded>;
 
 const key = referenceKey(SHARED_KEY);
 const otherKey = referenceKey(OTHER_KEY);
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-async function readAll(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 async function receive(request: IncomingMessage, record: Recorded): Promise<void> {
   if (record.encrypted && request.headers['content-length'] === undefined) {
@@ -72,12 +59,7 @@ async function receive(request: IncomingMessage, record: Recorded): Promise<void
   const body = await readAll(request);
   if (record.encrypted) {
     record.envelope = JSON.parse(body.toString('utf8')) as Envelope;
-    const plaintext = await joseDecrypt(record.envelope, key);
-    const value = JSON.parse(Buffer.from(plaintext).toString('utf8')) as Record<string, unknown>;
-    if (typeof value.file === 'string' && Object.keys(value).length === 1) {
-      const bytes = Buffer.from(value.file, 'base64');
-      record.file = { size: bytes.length, sha256: sha256(bytes) };
-    } else record.json = value;
+    Object.assign(record, readPlaintext(await joseDecrypt(record.envelope, key)));
     return;
   }
   record.raw = body.toString('utf8');
@@ -137,50 +119,14 @@ async function refuse(status: number, response: ServerResponse): Promise<void> {
   response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(envelope));
 }
 
-export async function startTestServer(): Promise<TestServer> {
-  const requests: Recorded[] = [];
-  const attempts = new Map<string, number>();
-  const server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    const record: Recorded = {
-      method: request.method ?? 'GET',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      headers: request.headers,
-      encrypted: request.headers['x-encryption'] === 'JWE',
-      streamed: false,
-    };
-    requests.push(record);
-    if (record.query.refuse === '1') {
-      void refuse(Number(record.query.status ?? 413), response);
+export function startTestServer(): Promise<TestServer> {
+  return startRecordingServer<Recorded>(async (request, response, record, attempt) => {
+    if (record.query.refuse === '1') return refuse(Number(record.query.status ?? 413), response);
+    await receive(request, record);
+    if (attempt <= Number(record.query.fail ?? 0)) {
+      response.writeHead(503, { 'content-type': 'text/plain' }).end('try again');
       return;
     }
-    const attempt = (attempts.get(url.pathname) ?? 0) + 1;
-    attempts.set(url.pathname, attempt);
-    receive(request, record)
-      .then(() => {
-        if (attempt <= Number(record.query.fail ?? 0)) {
-          response.writeHead(503, { 'content-type': 'text/plain' }).end('try again');
-          return;
-        }
-        return answer(record, response);
-      })
-      .catch((error: unknown) => {
-        request.resume();
-        response
-          .writeHead(400, { 'content-type': 'text/plain' })
-          .end(`server could not read it: ${String(error)}`);
-      });
+    await answer(record, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
-  };
 }
