@@ -1,10 +1,17 @@
 // The part every client adapter's stand-in service shares (ky-plugin's test-server, the undici
-// and axios jwe-server): a node:http server on 127.0.0.1, port 0, that records each request,
-// counts attempts per path, and answers a handler's failure with a plain 400. What a server reads
-// and how it answers stays in each adapter's own helper.
+// and axios jwe-server): its keys, and a node:http server on 127.0.0.1, port 0, that records each
+// request, counts attempts per path, and answers a handler's failure with a plain 400. What a
+// server reads and how it answers stays in each adapter's own helper.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { referenceKey } from './reference-jwe.js';
+
+/** The shared key every stand-in service reads and seals with, and one it never accepts. */
+export const SHARED_KEY = 'k3y-0f-16-chars!';
+export const OTHER_KEY = 'another16charKey';
+export const serviceKey = referenceKey(SHARED_KEY);
+export const otherServiceKey = referenceKey(OTHER_KEY);
 
 export interface FileInfo {
   size: number;

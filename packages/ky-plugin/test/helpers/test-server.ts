@@ -11,10 +11,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jwcryptoEncrypt } from '../../../../test-vectors/peers/index.mjs';
 import {
   type FileInfo,
+  OTHER_KEY,
+  otherServiceKey,
   type RecordedRequest,
   type RecordingServer,
   readAll,
   readPlaintext,
+  SHARED_KEY,
+  serviceKey,
   sha256,
   startRecordingServer,
 } from '../../../client-core/test/helpers/recording-server.js';
@@ -23,14 +27,10 @@ import {
   type Envelope,
   joseDecrypt,
   joseEncrypt,
-  referenceKey,
   streamDecryptFile,
-} from './reference-jwe.js';
+} from '../../../client-core/test/helpers/reference-jwe.js';
 
-export const SHARED_KEY = 'k3y-0f-16-chars!';
-export const OTHER_KEY = 'another16charKey';
-
-export type { FileInfo };
+export { type FileInfo, OTHER_KEY, SHARED_KEY };
 
 export interface Recorded extends RecordedRequest {
   /** The envelope as received, for buffered (non-streamed) encrypted requests. */
@@ -45,21 +45,18 @@ export interface Recorded extends RecordedRequest {
 
 export type TestServer = RecordingServer<Recorded>;
 
-const key = referenceKey(SHARED_KEY);
-const otherKey = referenceKey(OTHER_KEY);
-
 async function receive(request: IncomingMessage, record: Recorded): Promise<void> {
   if (record.encrypted && request.headers['content-length'] === undefined) {
     // A streamed upload: decrypt as it arrives, never holding the file.
     record.streamed = true;
-    const { sha256: hash, size } = await streamDecryptFile(request as AsyncIterable<Buffer>, key);
+    const { sha256: hash, size } = await streamDecryptFile(request as AsyncIterable<Buffer>, serviceKey);
     record.file = { sha256: hash, size };
     return;
   }
   const body = await readAll(request);
   if (record.encrypted) {
     record.envelope = JSON.parse(body.toString('utf8')) as Envelope;
-    Object.assign(record, readPlaintext(await joseDecrypt(record.envelope, key)));
+    Object.assign(record, readPlaintext(await joseDecrypt(record.envelope, serviceKey)));
     return;
   }
   record.raw = body.toString('utf8');
@@ -99,10 +96,10 @@ async function answer(record: Recorded, response: ServerResponse): Promise<void>
   } else {
     const envelope =
       reply === 'bare'
-        ? bareEncrypt(payload, key)
+        ? bareEncrypt(payload, serviceKey)
         : reply === 'jwcrypto'
           ? (await jwcryptoEncrypt(SHARED_KEY, new TextEncoder().encode(payload), { kid: 'svc' }))[0]
-          : await joseEncrypt(payload, reply === 'wrongkey' ? otherKey : key);
+          : await joseEncrypt(payload, reply === 'wrongkey' ? otherServiceKey : serviceKey);
     body = JSON.stringify(envelope);
     // The service is not documented to mark responses; `auto` must find unmarked envelopes too.
     if (record.query.mark === '1') headers['x-encryption'] = 'JWE';
@@ -115,7 +112,7 @@ export const GATEWAY_PAGE =
 
 /** Answers an upload before reading it, as an auth check or a size limit does. */
 async function refuse(status: number, response: ServerResponse): Promise<void> {
-  const envelope = await joseEncrypt(JSON.stringify({ error: `refused with ${status}` }), key);
+  const envelope = await joseEncrypt(JSON.stringify({ error: `refused with ${status}` }), serviceKey);
   response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(envelope));
 }
 

@@ -14,24 +14,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type FileInfo,
+  OTHER_KEY,
+  otherServiceKey,
   type RecordedRequest,
   type RecordingServer,
   readAll,
   readPlaintext,
+  SHARED_KEY,
+  serviceKey,
   startRecordingServer,
 } from '../../../client-core/test/helpers/recording-server.js';
 import {
   type Envelope,
   joseDecrypt,
   joseEncrypt,
-  referenceKey,
   streamDecryptFile,
-} from '../../../ky-plugin/test/helpers/reference-jwe.js';
+} from '../../../client-core/test/helpers/reference-jwe.js';
 
-export const SHARED_KEY = 'k3y-0f-16-chars!';
-export const OTHER_KEY = 'another16charKey';
-
-export type { FileInfo };
+export { type FileInfo, OTHER_KEY, SHARED_KEY };
 
 export interface Recorded extends RecordedRequest {
   /** The request body as it arrived on the wire, for buffered requests (never for streamed ones). */
@@ -47,23 +47,20 @@ export interface JweTestServer extends RecordingServer<Recorded> {
   last(): Recorded;
 }
 
-const key = referenceKey(SHARED_KEY);
-const otherKey = referenceKey(OTHER_KEY);
-
 async function receive(request: IncomingMessage, record: Recorded): Promise<void> {
   if (record.encrypted && request.headers['content-length'] === undefined) {
     record.streamed = true;
-    record.file = await streamDecryptFile(request as AsyncIterable<Buffer>, key);
+    record.file = await streamDecryptFile(request as AsyncIterable<Buffer>, serviceKey);
     return;
   }
   const body = await readAll(request);
   record.wire = body.toString('utf8');
   if (!record.encrypted) return;
-  Object.assign(record, readPlaintext(await joseDecrypt(JSON.parse(record.wire) as Envelope, key)));
+  Object.assign(record, readPlaintext(await joseDecrypt(JSON.parse(record.wire) as Envelope, serviceKey)));
 }
 
 async function envelopeText(payload: string, record: Recorded, wrongKey = false): Promise<string> {
-  const envelope = await joseEncrypt(payload, wrongKey ? otherKey : key, record.query.kid);
+  const envelope = await joseEncrypt(payload, wrongKey ? otherServiceKey : serviceKey, record.query.kid);
   return JSON.stringify(envelope);
 }
 
