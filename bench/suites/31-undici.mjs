@@ -20,26 +20,13 @@ const encrypted = new undici.Agent({ connections: 24 }).compose(
 const text = JSON.stringify(PAYLOAD);
 const headers = { 'content-type': 'application/json' };
 
-const viaRequest = (dispatcher, path) => async () => {
-  const { body } = await undici.request(`${server.url}${path}`, {
-    dispatcher,
-    method: 'POST',
-    headers,
-    body: text,
-  });
-  const echoed = await body.json();
+// One round trip through `send` (undici.request or undici.fetch, resolving to the parsed answer).
+const roundTrip = (send) => (dispatcher, path) => async () => {
+  const echoed = await send(`${server.url}${path}`, { dispatcher, method: 'POST', headers, body: text });
   if (echoed.note !== PAYLOAD.note) throw new Error(`the ${path} round trip did not echo the payload`);
 };
-const viaFetch = (dispatcher, path) => async () => {
-  const response = await undici.fetch(`${server.url}${path}`, {
-    dispatcher,
-    method: 'POST',
-    headers,
-    body: text,
-  });
-  const echoed = await response.json();
-  if (echoed.note !== PAYLOAD.note) throw new Error(`the ${path} round trip did not echo the payload`);
-};
+const viaRequest = roundTrip(async (url, options) => (await undici.request(url, options)).body.json());
+const viaFetch = roundTrip(async (url, options) => (await undici.fetch(url, options)).json());
 
 try {
   const rows = [];

@@ -1,6 +1,6 @@
-// Shared by the framework suites (41-fastify, 42-hono): a server in a child process (the suite
-// file run with the argument "serve"), autocannon load over 127.0.0.1, and the server's own CPU
-// time per request, read from the child with process.cpuUsage() around each round.
+// Shared by the framework suites (40-express, 41-fastify, 42-hono): a server in a child process
+// (the suite file run with the argument "serve"), autocannon load over 127.0.0.1, and the server's
+// own CPU time per request, read from the child with process.cpuUsage() around each round.
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
@@ -60,14 +60,20 @@ async function round(autocannon, server, url, body, headers) {
   return { rps: result.requests.average, cpuPerRequest: cpu / result.requests.total };
 }
 
+async function echoes(response, plainBody, decryptJson) {
+  return JSON.stringify(await decryptJson(await response.json(), KEY)) === plainBody;
+}
+
 /**
- * Forks `suiteFile serve`, checks that `/jwe` really decrypts and seals and `/plain` really
- * echoes, then times both in interleaved rounds. `packageJson` is where autocannon is resolved.
+ * Forks `suiteFile serve ...serveArgs`, checks that `/jwe` really decrypts and seals and `/plain`
+ * really echoes, then times both in interleaved rounds. `packageJson` is where autocannon is
+ * resolved. `byHandPath`, if given, is a route that receives the envelope as ordinary JSON and
+ * seals its answer with the codec by hand; it is checked and timed alongside (`byHand` medians).
  */
-export async function compareRoutes(suiteFile, packageJson) {
+export async function compareRoutes(suiteFile, packageJson, { serveArgs = [], byHandPath } = {}) {
   const autocannon = createRequire(packageJson)('autocannon');
   const { encryptJson, decryptJson } = await codec();
-  const server = fork(suiteFile, ['serve'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const server = fork(suiteFile, ['serve', ...serveArgs], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   try {
     const [{ port }] = await once(server, 'message');
     const base = `http://127.0.0.1:${port}`;
@@ -80,24 +86,41 @@ export async function compareRoutes(suiteFile, packageJson) {
     const check = await fetch(`${base}/jwe`, { method: 'POST', headers: jweHeaders, body: envelopeBody });
     if (check.headers.get('x-encryption') !== 'JWE')
       throw new Error('the encrypted route did not seal its answer');
-    if (JSON.stringify(await decryptJson(await check.json(), KEY)) !== plainBody)
+    if (!(await echoes(check, plainBody, decryptJson)))
       throw new Error('the encrypted route did not echo the body');
     const plain = await fetch(`${base}/plain`, { method: 'POST', headers: plainHeaders, body: plainBody });
     if ((await plain.text()) !== plainBody) throw new Error('the plain route did not echo the body');
+    if (byHandPath) {
+      const answer = await fetch(`${base}${byHandPath}`, {
+        method: 'POST',
+        headers: plainHeaders,
+        body: envelopeBody,
+      });
+      if (!(await echoes(answer, plainBody, decryptJson)))
+        throw new Error(`${byHandPath} did not echo the body`);
+    }
 
     await load(autocannon, `${base}/jwe`, envelopeBody, jweHeaders, 1);
     await load(autocannon, `${base}/plain`, plainBody, plainHeaders, 1);
+    if (byHandPath) await load(autocannon, `${base}${byHandPath}`, envelopeBody, plainHeaders, 1);
     const ours = [];
     const reference = [];
+    const byHand = [];
     for (let i = 0; i < ROUNDS; i++) {
       ours.push(await round(autocannon, server, `${base}/jwe`, envelopeBody, jweHeaders));
       reference.push(await round(autocannon, server, `${base}/plain`, plainBody, plainHeaders));
+      if (byHandPath)
+        byHand.push(await round(autocannon, server, `${base}${byHandPath}`, envelopeBody, plainHeaders));
     }
+    const rps = (rounds) => median(rounds.map((r) => r.rps));
+    const cpu = (rounds) => median(rounds.map((r) => r.cpuPerRequest));
     return {
-      ours: median(ours.map((r) => r.rps)),
-      reference: median(reference.map((r) => r.rps)),
-      oursCpu: median(ours.map((r) => r.cpuPerRequest)),
-      referenceCpu: median(reference.map((r) => r.cpuPerRequest)),
+      ours: rps(ours),
+      reference: rps(reference),
+      oursCpu: cpu(ours),
+      referenceCpu: cpu(reference),
+      byHand: byHandPath ? rps(byHand) : undefined,
+      byHandCpu: byHandPath ? cpu(byHand) : undefined,
       envelopeBytes: envelopeBody.length,
     };
   } finally {
@@ -106,16 +129,22 @@ export async function compareRoutes(suiteFile, packageJson) {
   }
 }
 
+export const reqPerSecond = (n) => formatOps(n).replace('ops/s', 'req/s');
+
+/** How every framework row was measured, for its notes. */
+export const loadNotes = (envelopeBytes) =>
+  `autocannon, ${CONNECTIONS} connections, median of ${ROUNDS} interleaved ${SECONDS} s rounds after a 1 s warm-up; envelope ${envelopeBytes} B`;
+
 /** The suite's one row: requests/s and server CPU per request, ours against the framework's own JSON. */
 export function frameworkRow(label, ours, plainParser, result) {
   const { ours: rps, reference, oursCpu, referenceCpu, envelopeBytes } = result;
   return {
     case: `${label}: 1 KiB JSON request + answer, encrypted both ways (${ours}) vs plain (${plainParser})`,
-    ours: `${formatOps(rps).replace('ops/s', 'req/s')}, ${oursCpu.toFixed(0)} µs CPU/req`,
-    reference: `${formatOps(reference).replace('ops/s', 'req/s')}, ${referenceCpu.toFixed(0)} µs CPU/req`,
+    ours: `${reqPerSecond(rps)}, ${oursCpu.toFixed(0)} µs CPU/req`,
+    reference: `${reqPerSecond(reference)}, ${referenceCpu.toFixed(0)} µs CPU/req`,
     ratio: (rps / reference).toFixed(2),
     cpu_ratio: (oursCpu / referenceCpu).toFixed(2),
     target: 'ratio >= 0.8',
-    notes: `ratio = req/s ours / plain; cpu_ratio = server CPU per request ours / plain (lower is better). autocannon, ${CONNECTIONS} connections, median of ${ROUNDS} interleaved ${SECONDS} s rounds after a 1 s warm-up; envelope ${envelopeBytes} B`,
+    notes: `ratio = req/s ours / plain; cpu_ratio = server CPU per request ours / plain (lower is better). ${loadNotes(envelopeBytes)}`,
   };
 }

@@ -1,4 +1,4 @@
-// The server that the client-adapter suites (31-undici, 32-axios) share: a node:http server in a
+// The server that the client-adapter suites (30-ky, 31-undici, 32-axios) share: a node:http server in a
 // child process, so that its work does not share the client's event loop or its CPU time.
 //   POST /plain : parses the JSON body and answers the same JSON.
 //   POST /jwe   : decrypts the envelope with the codec, parses it, and answers the same JSON as an

@@ -3,31 +3,19 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LargeFile, MiB, makeLargeFile } from '../../client-core/test/helpers/large-file.js';
-import {
-  type JweTestServer,
-  SHARED_KEY,
-  startJweServer,
-} from '../../undici-interceptor/test/helpers/jwe-server.js';
+import { describe, expect, it } from 'vitest';
+import { MiB } from '../../client-core/test/helpers/large-file.js';
+import { largeUploadFixture } from '../../client-core/test/helpers/large-upload-fixture.js';
+import { SHARED_KEY, startJweServer } from '../../undici-interceptor/test/helpers/jwe-server.js';
 
 const run = promisify(execFile);
 const child = fileURLToPath(new URL('./helpers/upload-child.mjs', import.meta.url));
 
 describe('a 200 MiB upload through useJwe', () => {
-  let server: JweTestServer;
-  let file: LargeFile;
-
-  beforeAll(async () => {
-    server = await startJweServer();
-    file = await makeLargeFile();
-  }, 120_000);
-  afterAll(async () => {
-    await server.close();
-    await file.remove();
-  });
+  const fixture = largeUploadFixture(startJweServer, 120_000);
 
   it("streams it with axios's http adapter, in bounded client memory", async () => {
+    const { server, file } = fixture;
     const { stdout } = await run(
       process.execPath,
       [child, 'http', `${server.url}/v1/docs`, file.path, SHARED_KEY],

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jwcryptoDecrypt } from '../../../test-vectors/peers/index.mjs';
+import { joseDecrypt, referenceKey } from '../../client-core/test/helpers/reference-jwe.js';
 import { createJweFetch, type FetchImplementation, JweResponseError, jwe } from '../src/index.js';
-import { joseDecrypt, referenceKey } from './helpers/reference-jwe.js';
 import { SHARED_KEY, startTestServer, type TestServer } from './helpers/test-server.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

@@ -4,8 +4,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { keyring } from '@jwe-transport/codec';
 import type kyOne from 'ky';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { joseDecrypt, referenceKey } from '../../../client-core/test/helpers/reference-jwe.js';
 import { JweRequestError, JweResponseError, jwe } from '../../src/index.js';
-import { joseDecrypt, referenceKey } from './reference-jwe.js';
 import { SHARED_KEY, startTestServer, type TestServer } from './test-server.js';
 
 /** Both generations share this much surface; ky 2.x is cast to ky 1.x's type for it. */

@@ -1,31 +1,18 @@
 // A 200 MiB upload through ky with jwe(), streamed from disk, for ky 1.x and 2.x.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type LargeFile,
-  MiB,
-  makeLargeFile,
-  withMemoryWatch,
-} from '../../../client-core/test/helpers/large-file.js';
+import { describe, expect, it } from 'vitest';
+import { MiB, withMemoryWatch } from '../../../client-core/test/helpers/large-file.js';
+import { largeUploadFixture } from '../../../client-core/test/helpers/large-upload-fixture.js';
 import { jwe } from '../../src/index.js';
 import type { KyLike } from './ky-suite.js';
-import { SHARED_KEY, startTestServer, type TestServer } from './test-server.js';
+import { SHARED_KEY, startTestServer } from './test-server.js';
 
 /** `form`: the file in a FormData (ky 2.x keeps it out of its Request); `blob`: the file as the body. */
 export function largeUploadSuite(label: string, ky: KyLike, carrier: 'form' | 'blob'): void {
   describe(`a 200 MiB document upload through ${label}, sent as a ${carrier === 'form' ? 'FormData' : 'Blob'}`, () => {
-    let server: TestServer;
-    let file: LargeFile;
-
-    beforeAll(async () => {
-      server = await startTestServer();
-      file = await makeLargeFile();
-    });
-    afterAll(async () => {
-      await server.close();
-      await file.remove();
-    });
+    const fixture = largeUploadFixture(startTestServer);
 
     it('streams the envelope from disk to a server that stream-decrypts it, in bounded memory', async () => {
+      const { server, file } = fixture;
       const api = ky.create({ timeout: false }).extend(jwe({ key: SHARED_KEY, kid: 'kid-1' }));
       const form = new FormData();
       form.set('file', file.blob, 'scan.bin');

@@ -7,33 +7,32 @@
 //   status=NNN   answer with that status
 //   refuse=1     answer at once (status, default 413), encrypted, without reading the body
 //   fail=N       answer the first N attempts on this path with 503 (plain text)
-import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jwcryptoEncrypt } from '../../../../test-vectors/peers/index.mjs';
+import {
+  type FileInfo,
+  OTHER_KEY,
+  otherServiceKey,
+  type RecordedRequest,
+  type RecordingServer,
+  readAll,
+  readPlaintext,
+  SHARED_KEY,
+  serviceKey,
+  sha256,
+  startRecordingServer,
+} from '../../../client-core/test/helpers/recording-server.js';
 import {
   bareEncrypt,
   type Envelope,
   joseDecrypt,
   joseEncrypt,
-  referenceKey,
   streamDecryptFile,
-} from './reference-jwe.js';
+} from '../../../client-core/test/helpers/reference-jwe.js';
 
-export const SHARED_KEY = 'k3y-0f-16-chars!';
-export const OTHER_KEY = 'another16charKey';
+export { type FileInfo, OTHER_KEY, SHARED_KEY };
 
-export interface FileInfo {
-  size: number;
-  sha256: string;
-}
-
-export interface Recorded {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: IncomingMessage['headers'];
-  encrypted: boolean;
+export interface Recorded extends RecordedRequest {
   /** The envelope as received, for buffered (non-streamed) encrypted requests. */
   envelope?: Envelope;
   /** Decrypted JSON plaintext of an encrypted JSON request. */
@@ -42,42 +41,22 @@ export interface Recorded {
   file?: FileInfo;
   /** The raw body of a plain request, as text. */
   raw?: string;
-  streamed: boolean;
 }
 
-export interface TestServer {
-  url: string;
-  requests: Recorded[];
-  close(): Promise<void>;
-}
-
-const key = referenceKey(SHARED_KEY);
-const otherKey = referenceKey(OTHER_KEY);
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-async function readAll(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
+export type TestServer = RecordingServer<Recorded>;
 
 async function receive(request: IncomingMessage, record: Recorded): Promise<void> {
   if (record.encrypted && request.headers['content-length'] === undefined) {
     // A streamed upload: decrypt as it arrives, never holding the file.
     record.streamed = true;
-    const { sha256: hash, size } = await streamDecryptFile(request as AsyncIterable<Buffer>, key);
+    const { sha256: hash, size } = await streamDecryptFile(request as AsyncIterable<Buffer>, serviceKey);
     record.file = { sha256: hash, size };
     return;
   }
   const body = await readAll(request);
   if (record.encrypted) {
     record.envelope = JSON.parse(body.toString('utf8')) as Envelope;
-    const plaintext = await joseDecrypt(record.envelope, key);
-    const value = JSON.parse(Buffer.from(plaintext).toString('utf8')) as Record<string, unknown>;
-    if (typeof value.file === 'string' && Object.keys(value).length === 1) {
-      const bytes = Buffer.from(value.file, 'base64');
-      record.file = { size: bytes.length, sha256: sha256(bytes) };
-    } else record.json = value;
+    Object.assign(record, readPlaintext(await joseDecrypt(record.envelope, serviceKey)));
     return;
   }
   record.raw = body.toString('utf8');
@@ -117,10 +96,10 @@ async function answer(record: Recorded, response: ServerResponse): Promise<void>
   } else {
     const envelope =
       reply === 'bare'
-        ? bareEncrypt(payload, key)
+        ? bareEncrypt(payload, serviceKey)
         : reply === 'jwcrypto'
           ? (await jwcryptoEncrypt(SHARED_KEY, new TextEncoder().encode(payload), { kid: 'svc' }))[0]
-          : await joseEncrypt(payload, reply === 'wrongkey' ? otherKey : key);
+          : await joseEncrypt(payload, reply === 'wrongkey' ? otherServiceKey : serviceKey);
     body = JSON.stringify(envelope);
     // The service is not documented to mark responses; `auto` must find unmarked envelopes too.
     if (record.query.mark === '1') headers['x-encryption'] = 'JWE';
@@ -133,54 +112,18 @@ export const GATEWAY_PAGE =
 
 /** Answers an upload before reading it, as an auth check or a size limit does. */
 async function refuse(status: number, response: ServerResponse): Promise<void> {
-  const envelope = await joseEncrypt(JSON.stringify({ error: `refused with ${status}` }), key);
+  const envelope = await joseEncrypt(JSON.stringify({ error: `refused with ${status}` }), serviceKey);
   response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(envelope));
 }
 
-export async function startTestServer(): Promise<TestServer> {
-  const requests: Recorded[] = [];
-  const attempts = new Map<string, number>();
-  const server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    const record: Recorded = {
-      method: request.method ?? 'GET',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      headers: request.headers,
-      encrypted: request.headers['x-encryption'] === 'JWE',
-      streamed: false,
-    };
-    requests.push(record);
-    if (record.query.refuse === '1') {
-      void refuse(Number(record.query.status ?? 413), response);
+export function startTestServer(): Promise<TestServer> {
+  return startRecordingServer<Recorded>(async (request, response, record, attempt) => {
+    if (record.query.refuse === '1') return refuse(Number(record.query.status ?? 413), response);
+    await receive(request, record);
+    if (attempt <= Number(record.query.fail ?? 0)) {
+      response.writeHead(503, { 'content-type': 'text/plain' }).end('try again');
       return;
     }
-    const attempt = (attempts.get(url.pathname) ?? 0) + 1;
-    attempts.set(url.pathname, attempt);
-    receive(request, record)
-      .then(() => {
-        if (attempt <= Number(record.query.fail ?? 0)) {
-          response.writeHead(503, { 'content-type': 'text/plain' }).end('try again');
-          return;
-        }
-        return answer(record, response);
-      })
-      .catch((error: unknown) => {
-        request.resume();
-        response
-          .writeHead(400, { 'content-type': 'text/plain' })
-          .end(`server could not read it: ${String(error)}`);
-      });
+    await answer(record, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
-  };
 }

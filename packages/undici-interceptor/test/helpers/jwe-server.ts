@@ -11,78 +11,56 @@
 //   discard=1    count the body's bytes without keeping them; answer {"bytes": n} in plain JSON
 //   refuse=NNN   answer NNN with an encrypted {"error":"refused"} before reading the body, then
 //                drop the connection, as a gateway or a body-size limit does
-import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  type FileInfo,
+  OTHER_KEY,
+  otherServiceKey,
+  type RecordedRequest,
+  type RecordingServer,
+  readAll,
+  readPlaintext,
+  SHARED_KEY,
+  serviceKey,
+  startRecordingServer,
+} from '../../../client-core/test/helpers/recording-server.js';
 import {
   type Envelope,
   joseDecrypt,
   joseEncrypt,
-  referenceKey,
   streamDecryptFile,
-} from '../../../ky-plugin/test/helpers/reference-jwe.js';
+} from '../../../client-core/test/helpers/reference-jwe.js';
 
-export const SHARED_KEY = 'k3y-0f-16-chars!';
-export const OTHER_KEY = 'another16charKey';
+export { type FileInfo, OTHER_KEY, SHARED_KEY };
 
-export interface FileInfo {
-  size: number;
-  sha256: string;
-}
-
-export interface Recorded {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: IncomingMessage['headers'];
-  encrypted: boolean;
+export interface Recorded extends RecordedRequest {
   /** The request body as it arrived on the wire, for buffered requests (never for streamed ones). */
   wire?: string;
   /** Decrypted JSON of an encrypted JSON request. */
   json?: unknown;
   /** The file inside an encrypted upload. */
   file?: FileInfo;
-  /** True when the envelope arrived without a content-length and was decrypted as it streamed. */
-  streamed: boolean;
 }
 
-export interface JweTestServer {
-  url: string;
+export interface JweTestServer extends RecordingServer<Recorded> {
   origin: string;
-  requests: Recorded[];
   last(): Recorded;
-  close(): Promise<void>;
-}
-
-const key = referenceKey(SHARED_KEY);
-const otherKey = referenceKey(OTHER_KEY);
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-async function readAll(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 async function receive(request: IncomingMessage, record: Recorded): Promise<void> {
   if (record.encrypted && request.headers['content-length'] === undefined) {
     record.streamed = true;
-    record.file = await streamDecryptFile(request as AsyncIterable<Buffer>, key);
+    record.file = await streamDecryptFile(request as AsyncIterable<Buffer>, serviceKey);
     return;
   }
   const body = await readAll(request);
   record.wire = body.toString('utf8');
   if (!record.encrypted) return;
-  const plaintext = await joseDecrypt(JSON.parse(record.wire) as Envelope, key);
-  const value = JSON.parse(Buffer.from(plaintext).toString('utf8')) as Record<string, unknown>;
-  if (typeof value.file === 'string' && Object.keys(value).length === 1) {
-    const bytes = Buffer.from(value.file, 'base64');
-    record.file = { size: bytes.length, sha256: sha256(bytes) };
-  } else record.json = value;
+  Object.assign(record, readPlaintext(await joseDecrypt(JSON.parse(record.wire) as Envelope, serviceKey)));
 }
 
 async function envelopeText(payload: string, record: Recorded, wrongKey = false): Promise<string> {
-  const envelope = await joseEncrypt(payload, wrongKey ? otherKey : key, record.query.kid);
+  const envelope = await joseEncrypt(payload, wrongKey ? otherServiceKey : serviceKey, record.query.kid);
   return JSON.stringify(envelope);
 }
 
@@ -129,55 +107,24 @@ async function discard(request: IncomingMessage, response: ServerResponse) {
 }
 
 export async function startJweServer(): Promise<JweTestServer> {
-  const requests: Recorded[] = [];
-  const attempts = new Map<string, number>();
-  const server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    const record: Recorded = {
-      method: request.method ?? 'GET',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      headers: request.headers,
-      encrypted: request.headers['x-encryption'] === 'JWE',
-      streamed: false,
-    };
-    requests.push(record);
-    const attempt = (attempts.get(record.path) ?? 0) + 1;
-    attempts.set(record.path, attempt);
-    const failing = attempt <= Number(record.query.fail ?? 0);
-    const work = failing
-      ? receive(request, record).then(() => {
-          response.writeHead(503, { 'content-type': 'text/plain' }).end('try again');
-        })
-      : record.query.refuse
-        ? refuse(record, request, response)
-        : record.query.discard
-          ? discard(request, response)
-          : receive(request, record).then(() => answer(record, response));
-    work.catch((error: unknown) => {
-      request.resume();
-      if (response.headersSent) return void response.destroy();
-      response
-        .writeHead(400, { 'content-type': 'text/plain' })
-        .end(`server could not read it: ${String(error)}`);
-    });
+  const server = await startRecordingServer<Recorded>(async (request, response, record, attempt) => {
+    if (attempt <= Number(record.query.fail ?? 0)) {
+      await receive(request, record);
+      response.writeHead(503, { 'content-type': 'text/plain' }).end('try again');
+    } else if (record.query.refuse) await refuse(record, request, response);
+    else if (record.query.discard) await discard(request, response);
+    else {
+      await receive(request, record);
+      await answer(record, response);
+    }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
   return {
-    url: origin,
-    origin,
-    requests,
+    ...server,
+    origin: server.url,
     last: () => {
-      const record = requests.at(-1);
+      const record = server.requests.at(-1);
       if (record === undefined) throw new Error('the server has received no request');
       return record;
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
   };
 }

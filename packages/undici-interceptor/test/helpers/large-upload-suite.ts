@@ -3,9 +3,10 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LargeFile, MiB, makeLargeFile } from '../../../client-core/test/helpers/large-file.js';
-import { type JweTestServer, SHARED_KEY, startJweServer } from './jwe-server.js';
+import { describe, expect, it } from 'vitest';
+import { type LargeFile, MiB } from '../../../client-core/test/helpers/large-file.js';
+import { largeUploadFixture } from '../../../client-core/test/helpers/large-upload-fixture.js';
+import { SHARED_KEY, startJweServer } from './jwe-server.js';
 
 const run = promisify(execFile);
 const child = fileURLToPath(new URL('./upload-child.mjs', import.meta.url));
@@ -31,19 +32,10 @@ export function largeUploadSuite(
   fetchModes: readonly Mode[] = ['fetch', 'global-fetch'],
 ) {
   describe(`a 200 MiB upload through jweInterceptor (${undiciName})`, () => {
-    let server: JweTestServer;
-    let file: LargeFile;
-
-    beforeAll(async () => {
-      server = await startJweServer();
-      file = await makeLargeFile();
-    }, 120_000);
-    afterAll(async () => {
-      await server.close();
-      await file.remove();
-    });
+    const fixture = largeUploadFixture(startJweServer, 120_000);
 
     it('streams it with undici.request, in bounded client memory', async () => {
+      const { server, file } = fixture;
       const report = await upload('request', `${server.url}/v1/docs`, file, undiciName);
       expect(report.status).toBe(200);
       expect(server.last().streamed).toBe(true);
@@ -57,6 +49,7 @@ export function largeUploadSuite(
     // must add no copy of its own: the envelope streams, and memory stays at fetch's own level.
     for (const mode of fetchModes) {
       it(`streams it with ${mode}, adding no copy to what fetch itself holds`, async () => {
+        const { server, file } = fixture;
         const baseline = await upload(`${mode}-plain`, `${server.url}/v1/docs?discard=1`, file, undiciName);
         expect(baseline.body.bytes).toBeGreaterThan(file.size);
         const report = await upload(mode, `${server.url}/v1/docs`, file, undiciName);
