@@ -50,6 +50,25 @@ const columns = [
 const cell = (value) => String(value ?? '').replaceAll('|', '\\|');
 const metCell = (met) => (met === true ? 'yes' : met === false ? '**no**' : '');
 
+/**
+ * A row's `met` when its suite left it out but its target is written as comparisons on its own
+ * columns (`ratio >= 0.8, cpu_ratio <= 1.2`, or a bare `>= 0.8` for the wall ratio): judged here
+ * so every suite's table says whether it met its target. Anything else stays unjudged.
+ */
+function judged(row) {
+  if (row.met !== undefined || !row.target) return row.met;
+  const clauses = String(row.target).split(',').map((clause) => clause.trim());
+  let met = true;
+  for (const clause of clauses) {
+    const match = /^(ratio|cpu_ratio)?\s*(>=|<=)\s*([\d.]+)$/.exec(clause);
+    const value = match ? Number.parseFloat(String(row[match[1] ?? 'ratio'] ?? '')) : Number.NaN;
+    if (!match || Number.isNaN(value)) return undefined;
+    const limit = Number(match[3]);
+    met &&= match[2] === '>=' ? value >= limit : value <= limit;
+  }
+  return met;
+}
+
 function section(file, report, when) {
   const lines = [`<!-- suite: ${file} -->`, `## ${report.title}`, '', `Run ${when}.`, ''];
   if (report.error) return [...lines, `(suite failed: ${report.error})`, ''].join('\n');
@@ -57,7 +76,7 @@ function section(file, report, when) {
   lines.push(`| ${columns.map(() => '---').join(' | ')} |`);
   for (const row of report.rows) {
     lines.push(
-      `| ${columns.map(([key]) => (key === 'met' ? metCell(row.met) : cell(row[key]))).join(' | ')} |`,
+      `| ${columns.map(([key]) => (key === 'met' ? metCell(judged(row)) : cell(row[key]))).join(' | ')} |`,
     );
   }
   return [...lines, ''].join('\n');
