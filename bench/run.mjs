@@ -57,7 +57,9 @@ const metCell = (met) => (met === true ? 'yes' : met === false ? '**no**' : '');
  */
 function judged(row) {
   if (row.met !== undefined || !row.target) return row.met;
-  const clauses = String(row.target).split(',').map((clause) => clause.trim());
+  const clauses = String(row.target)
+    .split(',')
+    .map((clause) => clause.trim());
   let met = true;
   for (const clause of clauses) {
     const match = /^(ratio|cpu_ratio)?\s*(>=|<=)\s*([\d.]+)$/.exec(clause);
