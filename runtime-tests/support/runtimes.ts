@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 export type RuntimeName = 'deno' | 'bun';
 export const RUNTIMES: readonly RuntimeName[] = ['deno', 'bun'];
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+export const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(join(root, 'package.json'));
 const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
 
@@ -24,19 +24,22 @@ export interface RunOptions {
   /** Deno only: whether the script may connect to 127.0.0.1. */
   loopback?: boolean;
   args?: string[];
+  /** Deno only: folders the script may write to. */
+  writable?: string[];
 }
 
-function commandLine(runtime: RuntimeName, script: string, options: RunOptions): string[] {
+export function commandLine(runtime: RuntimeName, script: string, options: RunOptions): string[] {
   const condition = options.condition ? [`--conditions=${options.condition}`] : [];
   const args = options.args ?? [];
   if (runtime === 'bun') return [...condition, script, ...args];
   // Deno runs with the least it needs: reading files, and the loopback address when asked.
   const net = options.loopback ? ['--allow-net=127.0.0.1'] : [];
-  return ['run', '--quiet', '--no-prompt', '--allow-read', ...net, ...condition, script, ...args];
+  const write = options.writable?.length ? [`--allow-write=${options.writable.join(',')}`] : [];
+  return ['run', '--quiet', '--no-prompt', '--allow-read', ...net, ...write, ...condition, script, ...args];
 }
 
 /** A small environment: no update checks, no colour codes in what the test reads. */
-function runtimeEnv(): NodeJS.ProcessEnv {
+export function runtimeEnv(): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? root,

@@ -46,7 +46,12 @@ export interface OpenedBody extends Opened {
  */
 export async function openRequestBody(server: JweServer, request: Request): Promise<OpenedBody> {
   const encrypted = isEncryptedHeader(request.headers.get('x-encryption'));
-  if (!encrypted || request.body === null) return server.openPlain(request.body !== null);
+  // Bun hands an empty body over as `null`; its `Content-Length: 0` still says a body was sent.
+  const sent =
+    request.body !== null ||
+    request.headers.has('content-length') ||
+    request.headers.has('transfer-encoding');
+  if (!encrypted || !sent) return server.openPlain(sent);
   const opened = await server.openEnvelope(await readRequestBody(request, server.options.limit));
   return { ...opened, body: parseOpenedJson(server, opened) };
 }

@@ -36,6 +36,22 @@ describe('withJwe', () => {
     expect(await refused.json()).toMatchObject({ error: { type: 'jwe.required', code: 'ERR_JWE_REQUIRED' } });
   });
 
+  it('refuses an empty encrypted body that arrives as `null` (as Bun delivers it), but lets a bodiless request pass', async () => {
+    const handler = withJwe(async () => Response.json({ reached: true }), { keys: { k: KEY } });
+    const empty = new Request(url, {
+      method: 'POST',
+      headers: { 'x-encryption': 'JWE', 'content-length': '0' },
+    });
+    expect(empty.body).toBeNull();
+    const refused = await handler(empty);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      error: { type: 'jwe.envelope.invalid', code: 'ERR_JWE_INVALID' },
+    });
+    const bodiless = await handler(new Request(url, { headers: { 'x-encryption': 'JWE' } }));
+    expect(await bodiless.json()).toEqual({ reached: true });
+  });
+
   it('leaves non-JSON answers to encrypted requests as they are, and never seals with responses: never', async () => {
     const text = withJwe(() => new Response('ok', { headers: { 'content-type': 'text/plain' } }), {
       keys: { k: KEY },
