@@ -1,23 +1,7 @@
+import type { JweFile } from '@jwe-transport/server-core/node';
 import type { Request } from 'express';
 
-/** The uploaded file, shaped like multer's `req.file`. */
-export interface JweFile {
-  /** The form field (multipart) or envelope member (`file`) it came in. */
-  fieldname: string;
-  /** The client's file name; multipart only, since the encrypted form carries none. */
-  originalname?: string;
-  /** The multipart part's transfer encoding; multipart only. */
-  encoding?: string;
-  /** The type the client declared, or the one the first bytes announce when it declared none. */
-  mimetype: string;
-  size: number;
-  /** The bytes, with memory storage (no `dest`). */
-  buffer?: Buffer;
-  /** With disk storage: the folder, the file's name in it, and the full path. */
-  destination?: string;
-  filename?: string;
-  path?: string;
-}
+export type { JweFile };
 
 declare global {
   namespace Express {

@@ -1,23 +1,7 @@
 import type { JweRequestInfo, JweServerOptions, SizeLimit } from '@jwe-transport/server-core';
+import type { JweFile } from '@jwe-transport/server-core/node';
 
-/** The uploaded file, shaped like multer's `req.file` (and the Express middleware's). */
-export interface JweFile {
-  /** The multipart field (or envelope member, `file`) it came in. */
-  fieldname: string;
-  /** The client's file name; multipart only, since the encrypted form carries none. */
-  originalname?: string;
-  /** The multipart part's transfer encoding; multipart only. */
-  encoding?: string;
-  /** The type the client declared (multipart), or `application/octet-stream`. */
-  mimetype: string;
-  size: number;
-  /** The bytes, when the route keeps uploads in memory (no `dest`). */
-  buffer?: Buffer;
-  /** With `dest`: the folder, the file's name in it, and the full path. */
-  destination?: string;
-  filename?: string;
-  path?: string;
-}
+export type { JweFile };
 
 /** Per-route settings, under `config.jwe` in the route options. */
 export interface JweRouteConfig {

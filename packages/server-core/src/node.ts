@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 export { EnvelopeGuard, type GuardLimits } from './node/envelope-guard.js';
+export type { JweFile } from './node/jwe-file.js';
 export {
   DEFAULT_UPLOAD_LIMIT,
   type ReceivedFile,
