@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type IncomingMessage, request } from 'node:http';
 import { FlattenedEncrypt, flattenedDecrypt } from 'jose';
+import { answerKeepingConnection } from './answer-keeping-socket.js';
 
 const utf8 = new TextEncoder();
 
@@ -57,7 +58,8 @@ async function readAnswer(response: IncomingMessage): Promise<RawAnswer> {
 /**
  * A POST over node:http, which streams with backpressure (fetch keeps a streamed body in memory)
  * and sends repeated headers as separate lines. `write` feeds the body; the answer may arrive
- * before it ends, and `answeredEarly` says whether it did.
+ * before it ends, and `answeredEarly` says whether it did. A server may answer early and close the
+ * connection: the answer it sent is read and reported, and the failed rest of the upload is not.
  */
 export function rawPost(
   url: string,
@@ -68,13 +70,13 @@ export function rawPost(
   return new Promise((resolve, reject) => {
     let answered = false;
     let ended = false;
-    const req = request(url, { method: 'POST', headers });
+    const req = request(url, { method: 'POST', headers, createConnection: answerKeepingConnection });
     req.on('response', (response) => {
       answered = true;
       const early = !ended;
       readAnswer(response).then((answer) => resolve({ ...answer, answeredEarly: early }), reject);
     });
-    // A server that answers early and closes may reset the rest of the upload: the answer counts.
+    // A server that answers early and closes resets the rest of the upload: the answer counts.
     req.on('error', (error) => {
       if (!answered) reject(error);
     });
@@ -101,9 +103,27 @@ export async function writeAll(
     if (answered() || (body as { destroyed?: boolean }).destroyed) return;
     if (!body.write(chunk)) {
       await new Promise<void>((resolve) => {
-        body.once('drain', resolve);
-        body.once('close', resolve);
+        const go = () => {
+          body.off('drain', go).off('close', go);
+          resolve();
+        };
+        body.once('drain', go).once('close', go);
       });
     }
   }
+}
+
+/** A POST of a whole body with its Content-Length, over the same client as `rawPost`. */
+export function postWhole(url: string, body: string, headers: Record<string, string> = {}) {
+  const bytes = Buffer.from(body);
+  return rawPost(
+    url,
+    {
+      'content-type': 'application/json',
+      'x-encryption': 'JWE',
+      'content-length': String(bytes.length),
+      ...headers,
+    },
+    async (request, answered) => writeAll(request, [bytes], answered),
+  );
 }
