@@ -71,8 +71,8 @@ export function isJweResponseError(value: unknown): value is JweResponseError {
 }
 
 /**
- * A streamed upload that the connection cut off before any answer arrived (the server hung up,
- * typically after refusing the upload without reading it). `bytesSent` says how far it got;
+ * A streamed upload that the connection cut off before any answer arrived (the server or a proxy
+ * hung up without answering; an answer sent before hanging up is reported as that answer). `bytesSent` says how far it got;
  * `cause` is the HTTP client's own error (EPIPE, ECONNRESET).
  */
 export class JweUploadError extends Error {

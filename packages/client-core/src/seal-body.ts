@@ -12,6 +12,7 @@ import { requestKey } from './keys.js';
 import { essence, isJsonMediaType, isMultipartForm } from './media-type.js';
 import type { ResolvedClientOptions } from './options.js';
 import { envelopeHeaders } from './sealed-headers.js';
+import { watchWhileSent } from './sent-stream-watch.js';
 
 /** A request body as fetch knows it, or nothing. */
 export type SealableBody = BodyInit | null | undefined;
@@ -141,7 +142,7 @@ export class BodySealer {
     const key = await requestKey(options);
     const sealedHeaders = envelopeHeaders(headers);
     if (file instanceof Blob && canStream && file.size > options.streamThreshold) {
-      const body = encryptFileStream(file.stream(), key, kidOption(options));
+      const body = watchWhileSent(encryptFileStream(file.stream(), key, kidOption(options)));
       return { kind: 'streamed', payload: 'file', headers: sealedHeaders, body };
     }
     const bytes = file instanceof Blob ? new Uint8Array(await file.arrayBuffer()) : file;
@@ -159,7 +160,9 @@ export class BodySealer {
       return json ? this.sealJson(bytes, headers) : this.#sealFile(bytes, headers);
     }
     const key: KeyInput = await requestKey(this.#options);
-    const body = (json ? encryptStream : encryptFileStream)(source, key, kidOption(this.#options));
+    const body = watchWhileSent(
+      (json ? encryptStream : encryptFileStream)(source, key, kidOption(this.#options)),
+    );
     return {
       kind: 'streamed',
       payload: json ? 'json' : 'file',

@@ -65,7 +65,7 @@ export function connectionErrorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** The error for an upload cut off by the server before any answer could be read. */
+/** The error for an upload whose connection closed before any answer arrived (an answer that did arrive is reported as such). */
 export function interrupted(
   upload: TrackedUpload,
   code: string,
@@ -73,10 +73,9 @@ export function interrupted(
   cause: unknown,
 ): JweUploadError {
   return new JweUploadError(
-    `The connection for ${target} closed (${code}) after ${upload.sent} bytes of the sealed upload, before ` +
-      'any answer could be read. The server most likely refused the upload (401, 413) and hung up without ' +
-      'reading the rest; its answer was lost with the connection. Such servers should read and discard ' +
-      'the rest of the body (as Node.js does by default) or keep the connection open until the answer is read.',
+    `The connection for ${target} closed (${code}) after ${upload.sent} bytes of the sealed upload, and no ` +
+      'answer had arrived: the server or a proxy on the way dropped the connection without answering (a ' +
+      'crash, a timeout, a limit enforced by closing). Check its logs; the upload was not stored.',
     upload.sent,
     { cause },
   );

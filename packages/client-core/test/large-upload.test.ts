@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJweFetch, fileFromPath, JweUploadError, wasDecrypted } from '../src/index.node.js';
+import { createJweFetch, fileFromPath, wasDecrypted } from '../src/index.node.js';
 import { type LargeFile, MiB, makeLargeFile, withMemoryWatch } from './helpers/large-file.js';
 import { type Service, SHARED_KEY, startService } from './helpers/service.js';
 
@@ -44,24 +44,13 @@ describe('a 200 MiB upload streamed from disk through createJweFetch', () => {
     });
   }
 
-  it('is a typed error with the bytes sent, not a bare EPIPE, when the server hangs up unread', async () => {
-    // Closing a socket with unread data makes the kernel reset it; the answer goes with it.
+  it('is the 413 the server answered before hanging up on the unread upload, every time', async () => {
+    // Closing a socket with unread data makes the kernel reset it; the answer that came first counts.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const outcome = await upload('refuse=1&status=413&hangup=1').then(
-        (response) => response,
-        (reason: unknown) => reason,
-      );
-      if (outcome instanceof Response) {
-        expect(outcome.status).toBe(413);
-        expect(await outcome.json()).toEqual({ error: 'refused with 413' });
-        continue;
-      }
-      expect(outcome).toBeInstanceOf(JweUploadError);
-      const error = outcome as JweUploadError;
-      expect(error.code).toBe('ERR_JWE_UPLOAD_INTERRUPTED');
-      expect(error.bytesSent).toBeGreaterThan(0);
-      expect(error.message).toMatch(/closed \((EPIPE|ECONNRESET|UND_ERR_SOCKET)\) after \d+ bytes/);
-      expect(error.message).toContain(`POST ${service.url}/docs`);
+      const response = await upload('refuse=1&status=413&hangup=1');
+      expect(response.status).toBe(413);
+      expect(wasDecrypted(response)).toBe(true);
+      expect(await response.json()).toEqual({ error: 'refused with 413' });
     }
   });
 });
