@@ -8,6 +8,8 @@ export interface Platform {
    * stream, the fetch adapter sends a web `ReadableStream`.
    */
   uploadBody(stream: ReadableStream<Uint8Array>, adapterName: string | undefined): unknown;
+  /** Readies a streamed upload's config for the http adapter (Node only). */
+  prepareHttpUpload(config: { transport?: unknown }): void;
   /** A caller's Node stream body as a web stream, or `undefined` when `data` is not one. */
   streamSource(data: unknown): ReadableStream<Uint8Array> | undefined;
   /** The plaintext in the shape the adapter gave the envelope in (a Buffer on Node's http adapter). */
@@ -22,6 +24,7 @@ function arrayBufferOf(bytes: Uint8Array): ArrayBuffer {
 
 export const webPlatform: Platform = {
   uploadBody: (stream) => stream,
+  prepareHttpUpload: () => {},
   streamSource: () => undefined,
   binary: (bytes) => arrayBufferOf(bytes),
   stream: (bytes) =>

@@ -47,7 +47,11 @@ function streamedUpload(
   platform: Platform,
 ) {
   const name = adapterName(config);
-  if (name === 'http') config.maxRedirects = 0;
+  if (name === 'http') {
+    config.maxRedirects = 0;
+    // A server may answer early and close the connection: its answer is read, not lost to EPIPE.
+    platform.prepareHttpUpload(config as { transport?: unknown });
+  }
   return platform.uploadBody(body, name);
 }
 
