@@ -1,3 +1,4 @@
+import type { ClientRequestArgs } from 'node:http';
 import { Socket } from 'node:net';
 
 /** Write failures that mean the peer has closed the connection (it may have answered first). */
@@ -41,6 +42,6 @@ export class AnswerKeepingSocket extends Socket {
 }
 
 /** `createConnection` for node:http: a plain TCP connection through an `AnswerKeepingSocket`. */
-export function answerKeepingConnection(options: { host?: string | null; port?: number | string | null }) {
+export function answerKeepingConnection(options: ClientRequestArgs): AnswerKeepingSocket {
   return new AnswerKeepingSocket().connect(Number(options.port), options.host ?? '127.0.0.1');
 }
