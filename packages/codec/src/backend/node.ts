@@ -78,7 +78,8 @@ function chainedCbcEncrypt(key: NodeKey, iv: Uint8Array, plaintext: Uint8Array):
 }
 
 // randomBytes(16) costs a few microseconds per call; drawing IVs from a refilled pool of CSPRNG
-// output costs almost nothing, and every byte is still used once only.
+// output costs almost nothing, and every byte is still used once only. A refill allocates a new
+// pool rather than overwriting the old one, so the views handed out never change under a caller.
 const POOL_BYTES = 4096;
 let pool: Buffer<ArrayBuffer> = Buffer.alloc(0);
 let poolOffset = 0;
@@ -89,7 +90,7 @@ function pooledRandomBytes(length: number): Buffer<ArrayBuffer> {
     pool = randomFillSync(Buffer.allocUnsafe(POOL_BYTES));
     poolOffset = 0;
   }
-  const out = Buffer.from(pool.subarray(poolOffset, poolOffset + length));
+  const out = pool.subarray(poolOffset, poolOffset + length);
   poolOffset += length;
   return out;
 }
