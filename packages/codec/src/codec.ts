@@ -87,18 +87,21 @@ export function bindCodec(backend: CryptoBackend) {
     backend.latin1Bytes(aad === undefined ? protectedText : `${protectedText}.${aad}`);
   const defaultAad = aadBytes(PROTECTED_COMPACT, undefined);
 
-  /** Checks `encrypt`'s arguments and turns them into bytes, key and IV. */
-  function encryptInputs(plaintext: Uint8Array | string, options: EncryptOptions, caller: string) {
-    const bytes = typeof plaintext === 'string' ? backend.utf8Bytes(plaintext) : plaintext;
-    if (!(bytes instanceof Uint8Array))
+  /** Checks `encrypt`'s arguments and returns the IV to use. */
+  function encryptInputs(plaintext: unknown, options: EncryptOptions, caller: string): Uint8Array {
+    if (typeof plaintext !== 'string' && !(plaintext instanceof Uint8Array))
       throw new TypeError(`${caller}: plaintext must be a Uint8Array or a string.`);
     if (options.kid !== undefined && typeof options.kid !== 'string') {
       throw new TypeError(`${caller}: kid must be a string.`);
     }
     const iv = options.unsafeFixedIv ?? backend.randomBytes(IV_BYTES);
     if (iv.length !== IV_BYTES) throw new TypeError(`${caller}: the IV must be ${IV_BYTES} bytes.`);
-    return { bytes, iv };
+    return iv;
   }
+
+  const fitsOneString = (plaintextLength: number) =>
+    backend.maxStringLength === undefined ||
+    Math.ceil((paddedLength(plaintextLength) / 3) * 4) <= backend.maxStringLength;
 
   /**
    * Refuses, before any work, a plaintext whose envelope's ciphertext would not fit in one string
@@ -106,13 +109,10 @@ export function bindCodec(backend: CryptoBackend) {
    * only after the file had been encoded, and would not say what to do instead.
    */
   function assertFitsOneString(plaintextLength: number, what: string, stream: string): void {
-    const limit = backend.maxStringLength;
-    if (limit === undefined) return;
-    const ciphertextChars = Math.ceil((paddedLength(plaintextLength) / 3) * 4);
-    if (ciphertextChars > limit) {
+    if (!fitsOneString(plaintextLength)) {
       throw new RangeError(
         `${what} makes an envelope longer than the longest string this runtime can hold ` +
-          `(${limit} characters). Use ${stream}() for content this large.`,
+          `(${backend.maxStringLength} characters). Use ${stream}() for content this large.`,
       );
     }
   }
@@ -159,10 +159,16 @@ export function bindCodec(backend: CryptoBackend) {
         `${caller} needs synchronous crypto, which the ${backend.name} back end does not have: use encrypt().`,
       );
     }
-    const { bytes, iv } = encryptInputs(plaintext, options, caller);
-    assertFitsOneString(bytes.length, `${caller}: a plaintext of ${bytes.length} bytes`, 'encryptStream');
+    const iv = encryptInputs(plaintext, options, caller);
+    // Text goes to the cipher as it is (node:crypto writes its UTF-8 straight into the padded
+    // blocks); only text that might be near the size limit is encoded first to measure it.
+    let input = plaintext;
+    if (typeof input === 'string' && !fitsOneString(input.length * 3)) input = backend.utf8Bytes(input);
+    if (typeof input !== 'string') {
+      assertFitsOneString(input.length, `${caller}: a plaintext of ${input.length} bytes`, 'encryptStream');
+    }
     const prepared = prepare(key) as PreparedKey;
-    const { ciphertext, tag } = sealSync(sync, prepared, iv, bytes, defaultAad);
+    const { ciphertext, tag } = sealSync(sync, prepared, iv, input, defaultAad);
     return envelopeOf(iv, ciphertext, tag, options.kid);
   }
 
@@ -173,7 +179,8 @@ export function bindCodec(backend: CryptoBackend) {
   ): Promise<Envelope> {
     // With synchronous primitives, one promise for the whole call is all the asynchrony needed.
     if (backend.sync) return sealNow(plaintext, key, options, 'encrypt');
-    const { bytes, iv } = encryptInputs(plaintext, options, 'encrypt');
+    const iv = encryptInputs(plaintext, options, 'encrypt');
+    const bytes = typeof plaintext === 'string' ? backend.utf8Bytes(plaintext) : plaintext;
     const prepared = await prepare(key);
     const { ciphertext, tag } = await seal(backend, prepared, iv, bytes, defaultAad);
     return envelopeOf(iv, ciphertext, tag, options.kid);

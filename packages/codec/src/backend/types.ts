@@ -38,7 +38,8 @@ export interface CryptoBackend {
 /** Synchronous twins of the crypto primitives: `encryptSync`, and fewer promise hops on Node. */
 export interface SyncPrimitives {
   hmacSha256(key: PreparedKey, parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer>;
-  aesCbcEncrypt(key: PreparedKey, iv: Uint8Array, plaintext: Uint8Array): Uint8Array<ArrayBuffer>;
+  /** A string plaintext is encrypted as its UTF-8 bytes, which the back end writes itself. */
+  aesCbcEncrypt(key: PreparedKey, iv: Uint8Array, plaintext: Uint8Array | string): Uint8Array<ArrayBuffer>;
   aesCbcDecrypt(key: PreparedKey, iv: Uint8Array, ciphertext: Uint8Array): Uint8Array<ArrayBuffer>;
 }
 
