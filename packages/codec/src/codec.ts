@@ -52,6 +52,8 @@ export interface DecryptResult {
 }
 
 const CACHE_LIMIT = 64;
+/** Longer protected texts are not cached, so the caches stay small whatever peers send. */
+const CACHED_TEXT_MAX = 1024;
 
 /**
  * The codec bound to one crypto back end; the package entry points bind it to node:crypto or
@@ -78,13 +80,24 @@ export function bindCodec(backend: CryptoBackend) {
     const cached = headersByText.get(text);
     if (cached) return cached;
     const header = parseProtectedHeader(backend.decodeBase64Url(text, 'The "protected" member'));
-    if (Object.values(header).every((value) => value === null || typeof value !== 'object')) {
+    const flat = Object.values(header).every((value) => value === null || typeof value !== 'object');
+    if (flat && text.length <= CACHED_TEXT_MAX) {
       setBounded(headersByText, text, Object.freeze(header), CACHE_LIMIT);
     }
     return header;
   };
-  const aadBytes = (protectedText: string, aad: string | undefined) =>
-    backend.latin1Bytes(aad === undefined ? protectedText : `${protectedText}.${aad}`);
+  // Without an "aad" member the AAD is the protected text itself, one of the same few texts; the
+  // MAC only reads these bytes, so one copy of each serves every envelope.
+  const aadByText = new Map<string, Uint8Array>();
+  const aadBytes = (protectedText: string, aad: string | undefined): Uint8Array => {
+    if (aad !== undefined) return backend.latin1Bytes(`${protectedText}.${aad}`);
+    let bytes = aadByText.get(protectedText);
+    if (bytes === undefined) {
+      bytes = backend.latin1Bytes(protectedText);
+      if (protectedText.length <= CACHED_TEXT_MAX) setBounded(aadByText, protectedText, bytes, CACHE_LIMIT);
+    }
+    return bytes;
+  };
   const defaultAad = aadBytes(PROTECTED_COMPACT, undefined);
 
   /** Checks `encrypt`'s arguments and returns the IV to use. */
@@ -204,11 +217,11 @@ export function bindCodec(backend: CryptoBackend) {
     return encrypt(buildFilePayload(backend, bytes), key, options);
   }
 
-  async function decryptDetailed(
-    input: EnvelopeInput,
-    key: KeyInput | KeyResolver,
-    options: DecryptOptions = {},
-  ): Promise<DecryptResult> {
+  /**
+   * Everything decryption checks before it touches a key or any crypto: the envelope's shape, the
+   * header rules, and strict base64url of every member.
+   */
+  function readForOpening(input: EnvelopeInput, options: DecryptOptions) {
     const envelope = readEnvelope(input);
     const policy = options.missingProtected ?? 'infer';
     const hasProtected = envelope.protected !== undefined;
@@ -225,13 +238,36 @@ export function bindCodec(backend: CryptoBackend) {
     const ciphertext = backend.decodeBase64Url(envelope.ciphertext, 'The "ciphertext" member');
     const tag = backend.decodeBase64Url(envelope.tag, 'The "tag" member');
     if (envelope.aad !== undefined) backend.decodeBase64Url(envelope.aad, 'The "aad" member');
-
-    const prepared = prepare(typeof key === 'function' ? await resolveKey(key, kid, header) : key);
     const candidates = protectedCandidates(envelope.protected, policy);
     const aads = candidates.map((text) => aadBytes(text, envelope.aad));
+    return { header, kid, hasProtected, iv, ciphertext, tag, aads };
+  }
+
+  const opensNow = (key: KeyInput | KeyResolver): key is KeyInput =>
+    backend.sync !== undefined && typeof key !== 'function';
+
+  /**
+   * `decryptDetailed` without a promise, where the back end has synchronous crypto and the key is
+   * given rather than resolved: the common case needs no promise but the one its caller returns.
+   */
+  function openNow(input: EnvelopeInput, key: KeyInput, options: DecryptOptions = {}): DecryptResult {
+    const { header, kid, hasProtected, iv, ciphertext, tag, aads } = readForOpening(input, options);
+    const prepared = prepare(key) as PreparedKey;
+    const { plaintext, aadIndex } = openSync(backend, backend.sync!, prepared, aads, iv, ciphertext, tag);
+    return { plaintext, header, kid, headerSource: headerSourceOf(hasProtected, aadIndex) };
+  }
+
+  async function decryptDetailed(
+    input: EnvelopeInput,
+    key: KeyInput | KeyResolver,
+    options: DecryptOptions = {},
+  ): Promise<DecryptResult> {
+    if (opensNow(key)) return openNow(input, key, options);
+    const { header, kid, hasProtected, iv, ciphertext, tag, aads } = readForOpening(input, options);
+    const prepared = await prepare(typeof key === 'function' ? await resolveKey(key, kid, header) : key);
     const { plaintext, aadIndex } = backend.sync
-      ? openSync(backend, backend.sync, prepared as PreparedKey, aads, iv, ciphertext, tag)
-      : await open(backend, await prepared, aads, iv, ciphertext, tag);
+      ? openSync(backend, backend.sync, prepared, aads, iv, ciphertext, tag)
+      : await open(backend, prepared, aads, iv, ciphertext, tag);
     return { plaintext, header, kid, headerSource: headerSourceOf(hasProtected, aadIndex) };
   }
 
@@ -240,7 +276,8 @@ export function bindCodec(backend: CryptoBackend) {
     key: KeyInput | KeyResolver,
     options?: DecryptOptions,
   ): Promise<Uint8Array<ArrayBuffer>> {
-    return (await decryptDetailed(input, key, options)).plaintext;
+    return (opensNow(key) ? openNow(input, key, options) : await decryptDetailed(input, key, options))
+      .plaintext;
   }
 
   async function decryptJson<T = unknown>(
@@ -248,7 +285,8 @@ export function bindCodec(backend: CryptoBackend) {
     key: KeyInput | KeyResolver,
     options?: DecryptOptions,
   ): Promise<T> {
-    const text = decodeUtf8(await decrypt(input, key, options), 'The decrypted payload');
+    const plaintext = opensNow(key) ? openNow(input, key, options).plaintext : await decrypt(input, key, options);
+    const text = decodeUtf8(plaintext, 'The decrypted payload');
     try {
       return JSON.parse(text) as T;
     } catch {
@@ -261,7 +299,8 @@ export function bindCodec(backend: CryptoBackend) {
     key: KeyInput | KeyResolver,
     options?: DecryptOptions,
   ): Promise<Uint8Array<ArrayBuffer>> {
-    return parseFilePayload(backend, await decrypt(input, key, options));
+    const plaintext = opensNow(key) ? openNow(input, key, options).plaintext : await decrypt(input, key, options);
+    return parseFilePayload(backend, plaintext);
   }
 
   return {
