@@ -19,11 +19,7 @@ export interface CryptoBackend {
   encodeBase64Url(bytes: Uint8Array): string;
   decodeBase64Url(text: string, what: string): Uint8Array<ArrayBuffer>;
   encodeBase64(bytes: Uint8Array): string;
-  /**
-   * `oneByte`: the caller guarantees no code unit above 0xFF (the text came from `latin1String`),
-   * which lets the Node back end skip its ASCII scan; 0x80-0xFF are still rejected.
-   */
-  decodeBase64(text: string, what: string, oneByte?: boolean): Uint8Array<ArrayBuffer>;
+  decodeBase64(text: string, what: string): Uint8Array<ArrayBuffer>;
   /** Latin-1 strings to one byte array (used for the AAD and the file payload's JSON framing). */
   latin1Bytes(...texts: string[]): Uint8Array<ArrayBuffer>;
   /** Bytes to a string, one character per byte; exact for ASCII, which is all callers accept. */
