@@ -1,17 +1,9 @@
 import type { CryptoBackend, PreparedKey } from './backend/types.js';
-import { setBounded } from './bounded-map.js';
 import { open, openSync, seal, sealSync } from './cbc-hmac.js';
 import { type Envelope, type EnvelopeInput, readEnvelope } from './envelope.js';
 import { invalid, JweError } from './errors.js';
 import { buildFilePayload, filePayloadLength, parseFilePayload } from './file-payload.js';
-import {
-  assertSupportedHeader,
-  decodeUtf8,
-  ENC,
-  type JoseHeader,
-  PROTECTED_COMPACT,
-  parseProtectedHeader,
-} from './header.js';
+import { assertSupportedHeader, decodeUtf8, ENC, type JoseHeader, PROTECTED_COMPACT } from './header.js';
 import {
   assertProtectedPolicy,
   type HeaderSource,
@@ -23,8 +15,9 @@ import {
   protectedCandidates,
   resolveKey,
 } from './header-rules.js';
-import { type KeyInput, type KeyResolver, keyBytes } from './key.js';
+import type { KeyInput, KeyResolver } from './key.js';
 import { paddedLength } from './pkcs7.js';
+import { reusableDerivations } from './reusable-derivations.js';
 import { IV_BYTES } from './sizes.js';
 
 export type { HeaderSource, MissingProtectedPolicy } from './header-rules.js';
@@ -51,53 +44,12 @@ export interface DecryptResult {
   headerSource: HeaderSource;
 }
 
-const CACHE_LIMIT = 64;
-/** Longer protected texts are not cached, so the caches stay small whatever peers send. */
-const CACHED_TEXT_MAX = 1024;
-
 /**
  * The codec bound to one crypto back end; the package entry points bind it to node:crypto or
  * WebCrypto.
  */
 export function bindCodec(backend: CryptoBackend) {
-  // Deriving and importing a key costs more than encrypting 1 KiB; most apps use a handful of
-  // shared-key strings, so remember the prepared form of recent ones.
-  const preparedByString = new Map<string, PreparedKey | Promise<PreparedKey>>();
-  const prepare = (key: KeyInput): PreparedKey | Promise<PreparedKey> => {
-    if (typeof key !== 'string') return backend.prepareKey(keyBytes(key));
-    let prepared = preparedByString.get(key);
-    if (prepared === undefined) {
-      prepared = backend.prepareKey(keyBytes(key));
-      setBounded(preparedByString, key, prepared, CACHE_LIMIT);
-    }
-    return prepared;
-  };
-
-  // Nearly every envelope carries one of a few protected headers; parsing is cheap but not free at
-  // 1 KiB. Only flat headers are kept, so no caller can reach a cached object through a nested value.
-  const headersByText = new Map<string, Readonly<Record<string, unknown>>>();
-  const protectedHeaderOf = (text: string): Readonly<Record<string, unknown>> => {
-    const cached = headersByText.get(text);
-    if (cached) return cached;
-    const header = parseProtectedHeader(backend.decodeBase64Url(text, 'The "protected" member'));
-    const flat = Object.values(header).every((value) => value === null || typeof value !== 'object');
-    if (flat && text.length <= CACHED_TEXT_MAX) {
-      setBounded(headersByText, text, Object.freeze(header), CACHE_LIMIT);
-    }
-    return header;
-  };
-  // Without an "aad" member the AAD is the protected text itself, one of the same few texts; the
-  // MAC only reads these bytes, so one copy of each serves every envelope.
-  const aadByText = new Map<string, Uint8Array>();
-  const aadBytes = (protectedText: string, aad: string | undefined): Uint8Array => {
-    if (aad !== undefined) return backend.latin1Bytes(`${protectedText}.${aad}`);
-    let bytes = aadByText.get(protectedText);
-    if (bytes === undefined) {
-      bytes = backend.latin1Bytes(protectedText);
-      if (protectedText.length <= CACHED_TEXT_MAX) setBounded(aadByText, protectedText, bytes, CACHE_LIMIT);
-    }
-    return bytes;
-  };
+  const { prepare, protectedHeaderOf, aadBytes } = reusableDerivations(backend);
   const defaultAad = aadBytes(PROTECTED_COMPACT, undefined);
 
   /** Checks `encrypt`'s arguments and returns the IV to use. */
@@ -285,7 +237,9 @@ export function bindCodec(backend: CryptoBackend) {
     key: KeyInput | KeyResolver,
     options?: DecryptOptions,
   ): Promise<T> {
-    const plaintext = opensNow(key) ? openNow(input, key, options).plaintext : await decrypt(input, key, options);
+    const plaintext = opensNow(key)
+      ? openNow(input, key, options).plaintext
+      : await decrypt(input, key, options);
     const text = decodeUtf8(plaintext, 'The decrypted payload');
     try {
       return JSON.parse(text) as T;
@@ -299,7 +253,9 @@ export function bindCodec(backend: CryptoBackend) {
     key: KeyInput | KeyResolver,
     options?: DecryptOptions,
   ): Promise<Uint8Array<ArrayBuffer>> {
-    const plaintext = opensNow(key) ? openNow(input, key, options).plaintext : await decrypt(input, key, options);
+    const plaintext = opensNow(key)
+      ? openNow(input, key, options).plaintext
+      : await decrypt(input, key, options);
     return parseFilePayload(backend, plaintext);
   }
 

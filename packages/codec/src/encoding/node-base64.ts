@@ -12,7 +12,7 @@ import { invalid } from '../errors.js';
 
 // V8 knows that a one-byte string cannot match this class and answers without reading the text,
 // where counting its UTF-8 length would scan all of it.
-const WIDE_UNIT = /[^\u0000-\u00ff]/;
+const WIDE_UNIT = /[\u0100-\uffff]/;
 const hasWideUnit = (text: string) => WIDE_UNIT.test(text);
 
 const URL_VALUES = new Int8Array(128).fill(-1);
@@ -76,12 +76,7 @@ export function decodeBase64(text: string, what: string): Uint8Array<ArrayBuffer
   const firstPad = text.indexOf('=');
   const padMisplaced = firstPad !== -1 && firstPad < data;
   const wrongAlphabet = text.indexOf('-') !== -1 || text.indexOf('_') !== -1;
-  if (
-    out.length !== Math.floor((data * 3) / 4) ||
-    wrongAlphabet ||
-    padMisplaced ||
-    hasWideUnit(text)
-  ) {
+  if (out.length !== Math.floor((data * 3) / 4) || wrongAlphabet || padMisplaced || hasWideUnit(text)) {
     throw invalid(`${what} is not standard base64: use the +/ alphabet with = padding and no whitespace.`);
   }
   if (!trailingBitsClear(text, data, STD_VALUES)) {
