@@ -60,12 +60,12 @@ function computeTagSync(
   return sync.hmacSha256(key, [aad, iv, ciphertext, aadLengthBlock(aad.length)]).subarray(0, TAG_BYTES);
 }
 
-/** `seal` without a promise, for back ends that have synchronous primitives. */
+/** `seal` without a promise, for back ends that have synchronous primitives; text is sealed as UTF-8. */
 export function sealSync(
   sync: SyncPrimitives,
   key: PreparedKey,
   iv: Uint8Array,
-  plaintext: Uint8Array,
+  plaintext: Uint8Array | string,
   aad: Uint8Array,
 ): { ciphertext: Uint8Array; tag: Uint8Array } {
   const ciphertext = sync.aesCbcEncrypt(key, iv, plaintext);

@@ -1,17 +1,9 @@
 import type { CryptoBackend, PreparedKey } from './backend/types.js';
-import { setBounded } from './bounded-map.js';
 import { open, openSync, seal, sealSync } from './cbc-hmac.js';
 import { type Envelope, type EnvelopeInput, readEnvelope } from './envelope.js';
 import { invalid, JweError } from './errors.js';
 import { buildFilePayload, filePayloadLength, parseFilePayload } from './file-payload.js';
-import {
-  assertSupportedHeader,
-  decodeUtf8,
-  ENC,
-  type JoseHeader,
-  PROTECTED_COMPACT,
-  parseProtectedHeader,
-} from './header.js';
+import { assertSupportedHeader, decodeUtf8, ENC, type JoseHeader, PROTECTED_COMPACT } from './header.js';
 import {
   assertProtectedPolicy,
   type HeaderSource,
@@ -23,8 +15,9 @@ import {
   protectedCandidates,
   resolveKey,
 } from './header-rules.js';
-import { type KeyInput, type KeyResolver, keyBytes } from './key.js';
+import type { KeyInput, KeyResolver } from './key.js';
 import { paddedLength } from './pkcs7.js';
+import { reusableDerivations } from './reusable-derivations.js';
 import { IV_BYTES } from './sizes.js';
 
 export type { HeaderSource, MissingProtectedPolicy } from './header-rules.js';
@@ -51,54 +44,29 @@ export interface DecryptResult {
   headerSource: HeaderSource;
 }
 
-const CACHE_LIMIT = 64;
-
 /**
  * The codec bound to one crypto back end; the package entry points bind it to node:crypto or
  * WebCrypto.
  */
 export function bindCodec(backend: CryptoBackend) {
-  // Deriving and importing a key costs more than encrypting 1 KiB; most apps use a handful of
-  // shared-key strings, so remember the prepared form of recent ones.
-  const preparedByString = new Map<string, PreparedKey | Promise<PreparedKey>>();
-  const prepare = (key: KeyInput): PreparedKey | Promise<PreparedKey> => {
-    if (typeof key !== 'string') return backend.prepareKey(keyBytes(key));
-    let prepared = preparedByString.get(key);
-    if (prepared === undefined) {
-      prepared = backend.prepareKey(keyBytes(key));
-      setBounded(preparedByString, key, prepared, CACHE_LIMIT);
-    }
-    return prepared;
-  };
-
-  // Nearly every envelope carries one of a few protected headers; parsing is cheap but not free at
-  // 1 KiB. Only flat headers are kept, so no caller can reach a cached object through a nested value.
-  const headersByText = new Map<string, Readonly<Record<string, unknown>>>();
-  const protectedHeaderOf = (text: string): Readonly<Record<string, unknown>> => {
-    const cached = headersByText.get(text);
-    if (cached) return cached;
-    const header = parseProtectedHeader(backend.decodeBase64Url(text, 'The "protected" member'));
-    if (Object.values(header).every((value) => value === null || typeof value !== 'object')) {
-      setBounded(headersByText, text, Object.freeze(header), CACHE_LIMIT);
-    }
-    return header;
-  };
-  const aadBytes = (protectedText: string, aad: string | undefined) =>
-    backend.latin1Bytes(aad === undefined ? protectedText : `${protectedText}.${aad}`);
+  const { prepare, protectedHeaderOf, aadBytes } = reusableDerivations(backend);
   const defaultAad = aadBytes(PROTECTED_COMPACT, undefined);
 
-  /** Checks `encrypt`'s arguments and turns them into bytes, key and IV. */
-  function encryptInputs(plaintext: Uint8Array | string, options: EncryptOptions, caller: string) {
-    const bytes = typeof plaintext === 'string' ? backend.utf8Bytes(plaintext) : plaintext;
-    if (!(bytes instanceof Uint8Array))
+  /** Checks `encrypt`'s arguments and returns the IV to use. */
+  function encryptInputs(plaintext: unknown, options: EncryptOptions, caller: string): Uint8Array {
+    if (typeof plaintext !== 'string' && !(plaintext instanceof Uint8Array))
       throw new TypeError(`${caller}: plaintext must be a Uint8Array or a string.`);
     if (options.kid !== undefined && typeof options.kid !== 'string') {
       throw new TypeError(`${caller}: kid must be a string.`);
     }
     const iv = options.unsafeFixedIv ?? backend.randomBytes(IV_BYTES);
     if (iv.length !== IV_BYTES) throw new TypeError(`${caller}: the IV must be ${IV_BYTES} bytes.`);
-    return { bytes, iv };
+    return iv;
   }
+
+  const fitsOneString = (plaintextLength: number) =>
+    backend.maxStringLength === undefined ||
+    Math.ceil((paddedLength(plaintextLength) / 3) * 4) <= backend.maxStringLength;
 
   /**
    * Refuses, before any work, a plaintext whose envelope's ciphertext would not fit in one string
@@ -106,13 +74,10 @@ export function bindCodec(backend: CryptoBackend) {
    * only after the file had been encoded, and would not say what to do instead.
    */
   function assertFitsOneString(plaintextLength: number, what: string, stream: string): void {
-    const limit = backend.maxStringLength;
-    if (limit === undefined) return;
-    const ciphertextChars = Math.ceil((paddedLength(plaintextLength) / 3) * 4);
-    if (ciphertextChars > limit) {
+    if (!fitsOneString(plaintextLength)) {
       throw new RangeError(
         `${what} makes an envelope longer than the longest string this runtime can hold ` +
-          `(${limit} characters). Use ${stream}() for content this large.`,
+          `(${backend.maxStringLength} characters). Use ${stream}() for content this large.`,
       );
     }
   }
@@ -159,10 +124,16 @@ export function bindCodec(backend: CryptoBackend) {
         `${caller} needs synchronous crypto, which the ${backend.name} back end does not have: use encrypt().`,
       );
     }
-    const { bytes, iv } = encryptInputs(plaintext, options, caller);
-    assertFitsOneString(bytes.length, `${caller}: a plaintext of ${bytes.length} bytes`, 'encryptStream');
+    const iv = encryptInputs(plaintext, options, caller);
+    // Text goes to the cipher as it is (node:crypto writes its UTF-8 straight into the padded
+    // blocks); only text that might be near the size limit is encoded first to measure it.
+    let input = plaintext;
+    if (typeof input === 'string' && !fitsOneString(input.length * 3)) input = backend.utf8Bytes(input);
+    if (typeof input !== 'string') {
+      assertFitsOneString(input.length, `${caller}: a plaintext of ${input.length} bytes`, 'encryptStream');
+    }
     const prepared = prepare(key) as PreparedKey;
-    const { ciphertext, tag } = sealSync(sync, prepared, iv, bytes, defaultAad);
+    const { ciphertext, tag } = sealSync(sync, prepared, iv, input, defaultAad);
     return envelopeOf(iv, ciphertext, tag, options.kid);
   }
 
@@ -173,7 +144,8 @@ export function bindCodec(backend: CryptoBackend) {
   ): Promise<Envelope> {
     // With synchronous primitives, one promise for the whole call is all the asynchrony needed.
     if (backend.sync) return sealNow(plaintext, key, options, 'encrypt');
-    const { bytes, iv } = encryptInputs(plaintext, options, 'encrypt');
+    const iv = encryptInputs(plaintext, options, 'encrypt');
+    const bytes = typeof plaintext === 'string' ? backend.utf8Bytes(plaintext) : plaintext;
     const prepared = await prepare(key);
     const { ciphertext, tag } = await seal(backend, prepared, iv, bytes, defaultAad);
     return envelopeOf(iv, ciphertext, tag, options.kid);
@@ -182,7 +154,8 @@ export function bindCodec(backend: CryptoBackend) {
   async function encryptJson(value: unknown, key: KeyInput, options?: EncryptOptions): Promise<Envelope> {
     const text = JSON.stringify(value);
     if (text === undefined) throw new TypeError('encryptJson: the value has no JSON representation.');
-    return encrypt(text, key, options);
+    // Sealing here rather than awaiting encrypt() saves a promise and its microtask hops.
+    return backend.sync ? sealNow(text, key, options ?? {}, 'encrypt') : encrypt(text, key, options);
   }
 
   async function encryptFile(
@@ -196,11 +169,11 @@ export function bindCodec(backend: CryptoBackend) {
     return encrypt(buildFilePayload(backend, bytes), key, options);
   }
 
-  async function decryptDetailed(
-    input: EnvelopeInput,
-    key: KeyInput | KeyResolver,
-    options: DecryptOptions = {},
-  ): Promise<DecryptResult> {
+  /**
+   * Everything decryption checks before it touches a key or any crypto: the envelope's shape, the
+   * header rules, and strict base64url of every member.
+   */
+  function readForOpening(input: EnvelopeInput, options: DecryptOptions) {
     const envelope = readEnvelope(input);
     const policy = options.missingProtected ?? 'infer';
     const hasProtected = envelope.protected !== undefined;
@@ -217,13 +190,36 @@ export function bindCodec(backend: CryptoBackend) {
     const ciphertext = backend.decodeBase64Url(envelope.ciphertext, 'The "ciphertext" member');
     const tag = backend.decodeBase64Url(envelope.tag, 'The "tag" member');
     if (envelope.aad !== undefined) backend.decodeBase64Url(envelope.aad, 'The "aad" member');
-
-    const prepared = prepare(typeof key === 'function' ? await resolveKey(key, kid, header) : key);
     const candidates = protectedCandidates(envelope.protected, policy);
     const aads = candidates.map((text) => aadBytes(text, envelope.aad));
+    return { header, kid, hasProtected, iv, ciphertext, tag, aads };
+  }
+
+  const opensNow = (key: KeyInput | KeyResolver): key is KeyInput =>
+    backend.sync !== undefined && typeof key !== 'function';
+
+  /**
+   * `decryptDetailed` without a promise, where the back end has synchronous crypto and the key is
+   * given rather than resolved: the common case needs no promise but the one its caller returns.
+   */
+  function openNow(input: EnvelopeInput, key: KeyInput, options: DecryptOptions = {}): DecryptResult {
+    const { header, kid, hasProtected, iv, ciphertext, tag, aads } = readForOpening(input, options);
+    const prepared = prepare(key) as PreparedKey;
+    const { plaintext, aadIndex } = openSync(backend, backend.sync!, prepared, aads, iv, ciphertext, tag);
+    return { plaintext, header, kid, headerSource: headerSourceOf(hasProtected, aadIndex) };
+  }
+
+  async function decryptDetailed(
+    input: EnvelopeInput,
+    key: KeyInput | KeyResolver,
+    options: DecryptOptions = {},
+  ): Promise<DecryptResult> {
+    if (opensNow(key)) return openNow(input, key, options);
+    const { header, kid, hasProtected, iv, ciphertext, tag, aads } = readForOpening(input, options);
+    const prepared = await prepare(typeof key === 'function' ? await resolveKey(key, kid, header) : key);
     const { plaintext, aadIndex } = backend.sync
-      ? openSync(backend, backend.sync, prepared as PreparedKey, aads, iv, ciphertext, tag)
-      : await open(backend, await prepared, aads, iv, ciphertext, tag);
+      ? openSync(backend, backend.sync, prepared, aads, iv, ciphertext, tag)
+      : await open(backend, prepared, aads, iv, ciphertext, tag);
     return { plaintext, header, kid, headerSource: headerSourceOf(hasProtected, aadIndex) };
   }
 
@@ -232,7 +228,8 @@ export function bindCodec(backend: CryptoBackend) {
     key: KeyInput | KeyResolver,
     options?: DecryptOptions,
   ): Promise<Uint8Array<ArrayBuffer>> {
-    return (await decryptDetailed(input, key, options)).plaintext;
+    return (opensNow(key) ? openNow(input, key, options) : await decryptDetailed(input, key, options))
+      .plaintext;
   }
 
   async function decryptJson<T = unknown>(
@@ -240,7 +237,10 @@ export function bindCodec(backend: CryptoBackend) {
     key: KeyInput | KeyResolver,
     options?: DecryptOptions,
   ): Promise<T> {
-    const text = decodeUtf8(await decrypt(input, key, options), 'The decrypted payload');
+    const plaintext = opensNow(key)
+      ? openNow(input, key, options).plaintext
+      : await decrypt(input, key, options);
+    const text = decodeUtf8(plaintext, 'The decrypted payload');
     try {
       return JSON.parse(text) as T;
     } catch {
@@ -253,7 +253,10 @@ export function bindCodec(backend: CryptoBackend) {
     key: KeyInput | KeyResolver,
     options?: DecryptOptions,
   ): Promise<Uint8Array<ArrayBuffer>> {
-    return parseFilePayload(backend, await decrypt(input, key, options));
+    const plaintext = opensNow(key)
+      ? openNow(input, key, options).plaintext
+      : await decrypt(input, key, options);
+    return parseFilePayload(backend, plaintext);
   }
 
   return {

@@ -1,5 +1,5 @@
 import type { CryptoBackend } from './backend/types.js';
-import { invalid } from './errors.js';
+import { invalid, isJweError } from './errors.js';
 import { decodeUtf8 } from './header.js';
 import { parseStrictJsonObject } from './strict-json.js';
 
@@ -22,13 +22,23 @@ export function buildFilePayload(backend: CryptoBackend, bytes: Uint8Array): Uin
   return backend.latin1Bytes(FILE_PREFIX_TEXT, backend.encodeBase64(bytes), FILE_SUFFIX_TEXT);
 }
 
+const startsWith = (payload: Uint8Array, text: string, at = 0) => {
+  for (let i = 0; i < text.length; i++) if (payload[at + i] !== text.charCodeAt(i)) return false;
+  return true;
+};
+
 export function parseFilePayload(backend: CryptoBackend, payload: Uint8Array): Uint8Array<ArrayBuffer> {
-  const text = backend.latin1String(payload);
+  const end = payload.length - FILE_SUFFIX_TEXT.length;
   for (const prefix of PREFIXES) {
-    if (text.startsWith(prefix) && text.endsWith(FILE_SUFFIX_TEXT)) {
-      const body = text.slice(prefix.length, text.length - FILE_SUFFIX_TEXT.length);
-      if (body.indexOf('"') === -1 && body.indexOf('\\') === -1) {
-        return backend.decodeBase64(body, 'The "file" member', true);
+    if (startsWith(payload, prefix) && end >= prefix.length && startsWith(payload, FILE_SUFFIX_TEXT, end)) {
+      // Only the member's content becomes a string. Strict base64 has no quote or backslash, so
+      // content it accepts is exactly the JSON string's value; anything else (an escape, another
+      // member) takes the JSON path below, which also says what is wrong.
+      try {
+        return backend.decodeBase64(backend.latin1String(payload, prefix.length, end), 'The "file" member');
+      } catch (error) {
+        if (!isJweError(error)) throw error;
+        break;
       }
     }
   }

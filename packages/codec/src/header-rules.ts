@@ -41,17 +41,18 @@ export function jointHeader(
   parts: UnprotectedParts,
 ): Record<string, unknown> {
   const joint: Record<string, unknown> = { ...protectedHeader };
-  for (const part of [parts.unprotected, parts.header]) {
-    if (!part) continue;
-    for (const [name, value] of Object.entries(part)) {
-      if (name === '__proto__')
-        throw invalid('An unprotected header contains a forbidden member "__proto__".');
-      if (Object.hasOwn(joint, name))
-        throw invalid(`The header parameter "${name}" appears in more than one header.`);
-      joint[name] = value;
-    }
-  }
+  if (parts.unprotected) addUnprotected(joint, parts.unprotected);
+  if (parts.header) addUnprotected(joint, parts.header);
   return joint;
+}
+
+function addUnprotected(joint: Record<string, unknown>, part: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(part)) {
+    if (name === '__proto__') throw invalid('An unprotected header contains a forbidden member "__proto__".');
+    if (Object.hasOwn(joint, name))
+      throw invalid(`The header parameter "${name}" appears in more than one header.`);
+    joint[name] = value;
+  }
 }
 
 /** Without a protected header the algorithm is implied by the service's documentation. */

@@ -64,6 +64,17 @@ const MUTATIONS: Mutation[] = [
     apply: (t) => `${t.slice(0, 2)}${String.fromCharCode(t.charCodeAt(2) + 0x100)}${t.slice(3)}`,
     sameBytes: true,
   },
+  {
+    // A Latin-1 character (0x80-0xFF) fits in one byte: Buffer skips it, so only the length tells.
+    name: 'a Latin-1 character in place of one of the alphabet',
+    apply: (t) => `${t.slice(0, 2)}${String.fromCharCode(t.charCodeAt(2) | 0x80)}${t.slice(3)}`,
+    sameBytes: false,
+  },
+  {
+    name: 'an extra Latin-1 character',
+    apply: (t) => `${t.slice(0, 2)}\u00c1${t.slice(2)}`,
+    sameBytes: false,
+  },
 ];
 
 afterEach(() => {
@@ -136,7 +147,7 @@ describe.each(backends)('strict base64url, $name back end', ({ codec, backend, p
   });
 
   describe('the decoders themselves', () => {
-    const alphabet = [...URL_ALPHABET, '+', '/', '=', ' ', '\n', '\u0142', '\u012d', 'é'];
+    const alphabet = [...URL_ALPHABET, '+', '/', '=', ' ', '\n', '\u0142', '\u012d', 'é', '\u0080', '\u00ff'];
     const suspicious = fc
       .array(fc.constantFrom(...alphabet), { maxLength: 12 })
       .map((chars) => chars.join(''));

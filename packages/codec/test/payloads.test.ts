@@ -89,6 +89,8 @@ describe.each(backends)('JSON and file payloads, $name back end', ({ codec }) =>
     ['a misplaced pad', '{"file":"Q=FB"}'],
     ['a JSON escape that is not base64', '{"file":"QUF\\n"}'],
     ['duplicate file members', '{"file":"QUFB","file":"QUFC"}'],
+    ['a quote both opening and closing the member', '{"file":"}'],
+    ['text after the closing brace', '{"file":"QUFB"}"}'],
     ['not JSON', 'QUFB'],
   ])('decryptFile refuses a payload with %s', async (_name, payload) => {
     const envelope = await codec.encrypt(payload, KEY);
@@ -96,8 +98,7 @@ describe.each(backends)('JSON and file payloads, $name back end', ({ codec }) =>
   });
 
   it('a file payload with any byte from 0x80 to 0xFF inside its base64 is refused', async () => {
-    // The fast path reads the payload as Latin-1 and skips the ASCII scan; every high byte must
-    // still be rejected by the decoder itself.
+    // The fast path reads the payload as Latin-1; every high byte must still be rejected.
     for (let byte = 0x80; byte <= 0xff; byte++) {
       const payload = Uint8Array.from([...utf8('{"file":"QUFB'), byte, ...utf8('UFB"}')]);
       await expectJweError(

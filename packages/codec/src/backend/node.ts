@@ -61,16 +61,23 @@ function chainedCbcDecrypt(key: NodeKey, iv: Uint8Array, ciphertext: Uint8Array)
   return output;
 }
 
-function chainedCbcEncrypt(key: NodeKey, iv: Uint8Array, plaintext: Uint8Array): Buffer<ArrayBuffer> {
+/** `length` is the plaintext's length in bytes; text is written as UTF-8 straight into the padded blocks. */
+function chainedCbcEncrypt(
+  key: NodeKey,
+  iv: Uint8Array,
+  plaintext: Uint8Array | string,
+  length: number,
+): Buffer<ArrayBuffer> {
   key.chain ??= {
     cipher: createCipheriv('aes-128-cbc', key.encKey, Buffer.alloc(16)).setAutoPadding(false),
     last: Buffer.alloc(16),
   };
   const { cipher, last } = key.chain;
-  const pad = 16 - (plaintext.length % 16);
-  const input = Buffer.allocUnsafe(plaintext.length + pad);
-  input.set(plaintext, 0);
-  input.fill(pad, plaintext.length);
+  const pad = 16 - (length % 16);
+  const input = Buffer.allocUnsafe(length + pad);
+  if (typeof plaintext === 'string') input.write(plaintext, 0, 'utf8');
+  else input.set(plaintext, 0);
+  input.fill(pad, length);
   for (let i = 0; i < 16; i++) input[i] = input[i]! ^ iv[i]! ^ last[i]!;
   const output = cipher.update(input);
   output.copy(last, 0, output.length - 16);
@@ -78,7 +85,8 @@ function chainedCbcEncrypt(key: NodeKey, iv: Uint8Array, plaintext: Uint8Array):
 }
 
 // randomBytes(16) costs a few microseconds per call; drawing IVs from a refilled pool of CSPRNG
-// output costs almost nothing, and every byte is still used once only.
+// output costs almost nothing, and every byte is still used once only. A refill allocates a new
+// pool rather than overwriting the old one, so the views handed out never change under a caller.
 const POOL_BYTES = 4096;
 let pool: Buffer<ArrayBuffer> = Buffer.alloc(0);
 let poolOffset = 0;
@@ -89,7 +97,7 @@ function pooledRandomBytes(length: number): Buffer<ArrayBuffer> {
     pool = randomFillSync(Buffer.allocUnsafe(POOL_BYTES));
     poolOffset = 0;
   }
-  const out = Buffer.from(pool.subarray(poolOffset, poolOffset + length));
+  const out = pool.subarray(poolOffset, poolOffset + length);
   poolOffset += length;
   return out;
 }
@@ -98,12 +106,15 @@ const syncPrimitives: SyncPrimitives = {
   hmacSha256(key, parts) {
     const hmac = createHmac('sha256', (key as NodeKey).macKey);
     for (const part of parts) hmac.update(part);
-    return hmac.digest();
+    // A digest returned as a Buffer gets a backing store of its own, which costs more than the
+    // rest of a small message's MAC; as a string it is copied into Buffer's shared pool instead.
+    return Buffer.from(hmac.digest('binary'), 'latin1'); // 'binary' is Latin-1
   },
   aesCbcEncrypt(key, iv, plaintext) {
-    if (plaintext.length <= CHAINED_MAX_BYTES) return chainedCbcEncrypt(key as NodeKey, iv, plaintext);
+    const length = typeof plaintext === 'string' ? Buffer.byteLength(plaintext, 'utf8') : plaintext.length;
+    if (length <= CHAINED_MAX_BYTES) return chainedCbcEncrypt(key as NodeKey, iv, plaintext, length);
     const cipher = createCipheriv('aes-128-cbc', (key as NodeKey).encKey, iv);
-    const head = cipher.update(plaintext);
+    const head = cipher.update(typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext);
     const tail = cipher.final();
     return tail.length === 0 ? head : Buffer.concat([head, tail], head.length + tail.length);
   },

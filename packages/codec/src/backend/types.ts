@@ -19,11 +19,7 @@ export interface CryptoBackend {
   encodeBase64Url(bytes: Uint8Array): string;
   decodeBase64Url(text: string, what: string): Uint8Array<ArrayBuffer>;
   encodeBase64(bytes: Uint8Array): string;
-  /**
-   * `oneByte`: the caller guarantees no code unit above 0xFF (the text came from `latin1String`),
-   * which lets the Node back end skip its ASCII scan; 0x80-0xFF are still rejected.
-   */
-  decodeBase64(text: string, what: string, oneByte?: boolean): Uint8Array<ArrayBuffer>;
+  decodeBase64(text: string, what: string): Uint8Array<ArrayBuffer>;
   /** Latin-1 strings to one byte array (used for the AAD and the file payload's JSON framing). */
   latin1Bytes(...texts: string[]): Uint8Array<ArrayBuffer>;
   /** Bytes to a string, one character per byte; exact for ASCII, which is all callers accept. */
@@ -38,7 +34,8 @@ export interface CryptoBackend {
 /** Synchronous twins of the crypto primitives: `encryptSync`, and fewer promise hops on Node. */
 export interface SyncPrimitives {
   hmacSha256(key: PreparedKey, parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer>;
-  aesCbcEncrypt(key: PreparedKey, iv: Uint8Array, plaintext: Uint8Array): Uint8Array<ArrayBuffer>;
+  /** A string plaintext is encrypted as its UTF-8 bytes, which the back end writes itself. */
+  aesCbcEncrypt(key: PreparedKey, iv: Uint8Array, plaintext: Uint8Array | string): Uint8Array<ArrayBuffer>;
   aesCbcDecrypt(key: PreparedKey, iv: Uint8Array, ciphertext: Uint8Array): Uint8Array<ArrayBuffer>;
 }
 

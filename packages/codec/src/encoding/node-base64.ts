@@ -4,15 +4,16 @@ import { invalid } from '../errors.js';
 /*
  * Buffer's decoder is fast but lenient: it skips whitespace and unknown characters, accepts both
  * alphabets and ignores padding and trailing bits. We keep its speed and add back strictness with
- * checks that cost a few memchr-like scans: the text must be ASCII (Buffer keeps only the low byte
- * of wider UTF-16 units, so "\u0142" would read as "B"), the decoded length must be exactly what the
- * text length implies (any skipped character shortens it), the other alphabet's characters must be
- * absent, and the last character must carry no trailing bits.
+ * checks that cost a few memchr-like scans: no UTF-16 unit may be above 0xFF (Buffer keeps only
+ * the low byte of wider units, so "\u0142" would read as "B"), the decoded length must be exactly
+ * what the text length implies (any skipped character shortens it, 0x80-0xFF included), the other
+ * alphabet's characters must be absent, and the last character must carry no trailing bits.
  */
 
-function isAscii(text: string): boolean {
-  return Buffer.byteLength(text, 'utf8') === text.length;
-}
+// V8 knows that a one-byte string cannot match this class and answers without reading the text,
+// where counting its UTF-8 length would scan all of it.
+const WIDE_UNIT = /[\u0100-\uffff]/;
+const hasWideUnit = (text: string) => WIDE_UNIT.test(text);
 
 const URL_VALUES = new Int8Array(128).fill(-1);
 for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].entries()) {
@@ -58,14 +59,14 @@ export function decodeBase64Url(text: string, what: string): Uint8Array<ArrayBuf
   if (length % 4 === 1) throw base64UrlErrors.length(what, length);
   const out = Buffer.from(text, 'base64url');
   const expected = Math.floor((length * 3) / 4);
-  if (out.length !== expected || text.indexOf('+') !== -1 || text.indexOf('/') !== -1 || !isAscii(text)) {
+  if (out.length !== expected || text.indexOf('+') !== -1 || text.indexOf('/') !== -1 || hasWideUnit(text)) {
     throw base64UrlErrors.alphabet(what);
   }
   if (!trailingBitsClear(text, length, URL_VALUES)) throw base64UrlErrors.trailingBits(what);
   return out;
 }
 
-export function decodeBase64(text: string, what: string, oneByte = false): Uint8Array<ArrayBuffer> {
+export function decodeBase64(text: string, what: string): Uint8Array<ArrayBuffer> {
   const length = text.length;
   if (length % 4 !== 0)
     throw invalid(`${what} is not padded base64 (length ${length} is not a multiple of 4).`);
@@ -75,12 +76,7 @@ export function decodeBase64(text: string, what: string, oneByte = false): Uint8
   const firstPad = text.indexOf('=');
   const padMisplaced = firstPad !== -1 && firstPad < data;
   const wrongAlphabet = text.indexOf('-') !== -1 || text.indexOf('_') !== -1;
-  if (
-    out.length !== Math.floor((data * 3) / 4) ||
-    wrongAlphabet ||
-    padMisplaced ||
-    (!oneByte && !isAscii(text))
-  ) {
+  if (out.length !== Math.floor((data * 3) / 4) || wrongAlphabet || padMisplaced || hasWideUnit(text)) {
     throw invalid(`${what} is not standard base64: use the +/ alphabet with = padding and no whitespace.`);
   }
   if (!trailingBitsClear(text, data, STD_VALUES)) {
