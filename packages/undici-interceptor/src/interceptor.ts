@@ -10,7 +10,7 @@ import type { Dispatcher } from 'undici';
 import { sealJsonInline } from './inline-json.js';
 import { OpeningHandler } from './opening-handler.js';
 import { readWhenSmall, sealDispatchBody, utf8Text } from './request-body.js';
-import { contentLengthOf, fromHeaders, toHeaders } from './request-headers.js';
+import { fromHeaders, toHeaders } from './request-headers.js';
 
 export interface JweInterceptorOptions extends Omit<JweClientOptions, 'origins'> {
   /**
@@ -21,19 +21,8 @@ export interface JweInterceptorOptions extends Omit<JweClientOptions, 'origins'>
   origins: readonly (string | URL)[];
 }
 
-/** The request's origin when it is one of `origins`; `undefined` for any other request. */
-function configuredOrigin(
-  origin: Dispatcher.DispatchOptions['origin'],
-  origins: ReadonlySet<string>,
-): string | undefined {
+function originOf(origin: Dispatcher.DispatchOptions['origin']): string | undefined {
   if (origin === undefined || origin === null) return undefined;
-  // undici's own callers pass `url.origin`, already in the form the set holds.
-  if (typeof origin === 'string' && origins.has(origin)) return origin;
-  const parsed = originOf(origin);
-  return parsed !== undefined && origins.has(parsed) ? parsed : undefined;
-}
-
-function originOf(origin: string | URL): string | undefined {
   try {
     return new URL(String(origin)).origin;
   } catch {
@@ -51,6 +40,17 @@ const DETACHED: Dispatcher.DispatchController = {
   resume() {},
 };
 
+/** What the core decides for a call; without a filter there is nothing to wait for. */
+function planOf(
+  client: JweClient,
+  url: string,
+  method: string,
+  headers: Headers,
+): CallPlan | Promise<CallPlan> {
+  const { encrypt, responses } = client.options;
+  return encrypt === 'all' ? { seal: true, responses } : client.plan({ url, method, headers });
+}
+
 async function dispatchSealed(
   client: JweClient,
   dispatch: Dispatcher.Dispatch,
@@ -58,19 +58,16 @@ async function dispatchSealed(
   handler: Dispatcher.DispatchHandler,
   url: string,
 ): Promise<void> {
-  const { encrypt, responses } = client.options;
-  // Without a filter there is nothing to decide per request.
-  const plan: CallPlan =
-    encrypt === 'all'
-      ? { seal: true, responses }
-      : await client.plan({ url, method: opts.method, headers: toHeaders(opts.headers) });
+  const headers = toHeaders(opts.headers);
+  const plan = await planOf(client, url, opts.method, headers);
   const context: ResponseContext = { method: opts.method, url, sealed: false, mode: plan.responses };
   if (!plan.seal) {
     dispatch(opts, plan.responses === 'never' ? handler : new OpeningHandler(handler, client, context));
     return;
   }
-  const small = await readWhenSmall(opts.body, contentLengthOf(opts.headers), client.options.streamThreshold);
+  const small = await readWhenSmall(opts.body, headers, client.options.streamThreshold);
   if (small !== undefined) {
+    opts = { ...opts, body: small };
     // What fetch sends as a string arrives here as bytes: JSON text takes the synchronous path too.
     const text = utf8Text(small);
     const inline = text === undefined ? undefined : sealJsonInline(client, { ...opts, body: text });
@@ -79,9 +76,7 @@ async function dispatchSealed(
       dispatch(inline, new OpeningHandler(handler, client, context));
       return;
     }
-    opts = { ...opts, body: small };
   }
-  const headers = toHeaders(opts.headers);
   const sealed = await sealDispatchBody(opts.body, headers, client);
   if (sealed.kind === 'empty') {
     dispatch(opts, new OpeningHandler(handler, client, context));
@@ -122,8 +117,8 @@ export function jweInterceptor(options: JweInterceptorOptions): Dispatcher.Dispa
   const origins = client.options.origins!;
   return (dispatch) =>
     function jweDispatch(opts, handler) {
-      const origin = configuredOrigin(opts.origin, origins);
-      if (origin === undefined || opts.upgrade || opts.method === 'CONNECT') {
+      const origin = originOf(opts.origin);
+      if (origin === undefined || !origins.has(origin) || opts.upgrade || opts.method === 'CONNECT') {
         return dispatch(opts, handler);
       }
       const url = origin + opts.path;

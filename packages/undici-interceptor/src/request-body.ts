@@ -36,14 +36,20 @@ async function readAll(source: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   return Buffer.concat(chunks, size);
 }
 
+function declaredLength(headers: Headers): number | undefined {
+  const value = headers.get('content-length');
+  return value === null ? undefined : Number(value);
+}
+
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * A streamed body (fetch always streams, even a string) read whole, when its declared `length` is
+ * A streamed body (fetch always streams, even a string) read whole, when its declared length is
  * at most `limit`; `undefined` for any other body, which is left unread.
  */
-export async function readWhenSmall(body: DispatchBody, length: number | undefined, limit: number) {
+export async function readWhenSmall(body: DispatchBody, headers: Headers, limit: number) {
   if (!isAsyncIterable(body)) return undefined;
+  const length = declaredLength(headers);
   return length !== undefined && length <= limit ? readAll(body) : undefined;
 }
 

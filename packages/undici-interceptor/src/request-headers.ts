@@ -28,22 +28,3 @@ export function fromHeaders(headers: Headers): Record<string, string> {
   });
   return result;
 }
-
-/** The declared `content-length`, read from undici's headers without converting them. */
-export function contentLengthOf(headers: Dispatcher.DispatchOptions['headers']): number | undefined {
-  let value: unknown = null;
-  if (
-    headers !== null &&
-    typeof headers === 'object' &&
-    !Array.isArray(headers) &&
-    !(Symbol.iterator in headers)
-  ) {
-    const record = headers as Record<string, unknown>;
-    for (const name in record) {
-      if (name.length === 14 && name.toLowerCase() === 'content-length') value = record[name];
-    }
-  } else {
-    value = toHeaders(headers).get('content-length');
-  }
-  return value === null || value === undefined ? undefined : Number(value);
-}
