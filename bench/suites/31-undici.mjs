@@ -1,6 +1,8 @@
 // undici with jweInterceptor vs the same undici without it: 1 KiB JSON round trips against the
 // same local server (jwe-echo-server.mjs), in the same run. Ours seals the JSON and opens the
 // encrypted answer; the plain client sends and reads the JSON as it is. Both parse the answer.
+// A third client does ours's work by hand with the codec through the same undici, so that the
+// interceptor's own cost shows apart from the crypto.
 import { createRequire } from 'node:module';
 import { compareClients, PAYLOAD, SHARED_KEY, startEchoServer } from './jwe-echo-server.mjs';
 import { report } from './lib.mjs';
@@ -10,6 +12,9 @@ const undici = require('undici');
 const { version } = require('undici/package.json');
 const { jweInterceptor } = await import(
   new URL('../../packages/undici-interceptor/dist/index.js', import.meta.url).href
+);
+const { decryptJson, encrypt } = await import(
+  new URL('../../packages/codec/dist/index.node.js', import.meta.url).href
 );
 
 const server = await startEchoServer();
@@ -28,26 +33,49 @@ const roundTrip = (send) => (dispatcher, path) => async () => {
 const viaRequest = roundTrip(async (url, options) => (await undici.request(url, options)).body.json());
 const viaFetch = roundTrip(async (url, options) => (await undici.fetch(url, options)).json());
 
+// The same round trip sealed and opened by hand: the JSON text is already there, as it is for the
+// interceptor, so it is encrypted as it is (encryptJson would serialise the object once more).
+const sealedHeaders = { 'content-type': 'application/json', 'x-encryption': 'JWE' };
+const byHand = (read) => (dispatcher) => async () => {
+  const body = JSON.stringify(await encrypt(text, SHARED_KEY, { kid: 'bench' }));
+  const answer = await read(`${server.url}/jwe`, {
+    dispatcher,
+    method: 'POST',
+    headers: sealedHeaders,
+    body,
+  });
+  const echoed = await decryptJson(answer, SHARED_KEY);
+  if (echoed.note !== PAYLOAD.note) throw new Error('the by-hand round trip did not echo the payload');
+};
+const byHandRequest = byHand(async (url, options) => (await undici.request(url, options)).body.bytes());
+const byHandFetch = byHand(
+  async (url, options) => new Uint8Array(await (await undici.fetch(url, options)).arrayBuffer()),
+);
+
 try {
   const rows = [];
   rows.push(
-    await compareClients({
+    ...(await compareClients({
       server,
       label: `undici ${version} request()`,
       ours: viaRequest(encrypted, '/jwe'),
       plain: viaRequest(plain, '/plain'),
+      byHand: byHandRequest(plain),
+      byHandCalls: 'encrypt/decryptJson',
       notes: 'ours: Agent.compose(jweInterceptor()); reference: the same Agent without it',
-    }),
+    })),
   );
   rows.push(
-    await compareClients({
+    ...(await compareClients({
       server,
       label: `undici ${version} fetch()`,
       ours: viaFetch(encrypted, '/jwe'),
       plain: viaFetch(plain, '/plain'),
+      byHand: byHandFetch(plain),
+      byHandCalls: 'encrypt/decryptJson',
       notes:
         'ours: undici.fetch through Agent.compose(jweInterceptor()); reference: undici.fetch through the same Agent without it',
-    }),
+    })),
   );
   report('undici interceptor vs plain undici (1 KiB JSON round trips, local node:http server)', rows);
 } finally {

@@ -2,12 +2,15 @@ import { AxiosHeaders, type AxiosResponse, type AxiosResponseTransformer } from 
 import type { CallState } from './call-state.js';
 import type { Platform } from './platform.js';
 
+const utf8 = new TextDecoder();
+const utf8Encoder = new TextEncoder();
+
 /** The bytes an adapter delivered for `responseType: 'arraybuffer'` (a Buffer, an ArrayBuffer, or a view). */
 export function bytesOf(data: unknown): Uint8Array {
   if (data instanceof Uint8Array) return data;
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  if (typeof data === 'string') return new TextEncoder().encode(data);
+  if (typeof data === 'string') return utf8Encoder.encode(data);
   return new Uint8Array(0);
 }
 
@@ -23,7 +26,7 @@ function asResponseType(bytes: Uint8Array, state: CallState, response: AxiosResp
       return platform.stream(bytes);
     default:
       // json (axios's default), text, document: text, which axios's own transform then parses.
-      return new TextDecoder().decode(bytes);
+      return utf8.decode(bytes);
   }
 }
 
@@ -44,7 +47,12 @@ export function finishResponse(
   mutable.transformResponse = state.transformResponse;
   let data: unknown = asResponseType(bytes, state, response, platform);
   const transforms: AxiosResponseTransformer[] = [state.transformResponse ?? []].flat();
-  const headers = AxiosHeaders.from(response.headers as AxiosHeaders).normalize(false);
+  // What axios's own transformData does; `from` would copy an instance from another copy of axios.
+  const headers = (
+    typeof (response.headers as Partial<AxiosHeaders>).normalize === 'function'
+      ? (response.headers as AxiosHeaders)
+      : AxiosHeaders.from(response.headers as AxiosHeaders)
+  ).normalize(false);
   // axios's own transform reads the response from the config to attach it to a parse error.
   config.response = response;
   try {

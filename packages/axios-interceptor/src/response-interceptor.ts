@@ -1,13 +1,15 @@
-import { DECRYPTED_HEADER, type JweClient } from '@jwe-transport/client-core';
-import { AxiosHeaders, type AxiosResponse, isAxiosError } from 'axios';
-import { toFetchHeaders, toRecord } from './axios-headers.js';
+import { DECRYPTED_HEADER, type JweClient, markDecryptedHeaders } from '@jwe-transport/client-core';
+import { type AxiosResponse, isAxiosError } from 'axios';
+import { AxiosHeaderView } from './axios-headers.js';
 import { type CallState, stateOf } from './call-state.js';
 import type { Platform } from './platform.js';
 import { bytesOf, finishResponse } from './response-data.js';
 
 async function open(client: JweClient, response: AxiosResponse, state: CallState, platform: Platform) {
   let bytes = bytesOf(response.data);
-  const headers = toFetchHeaders(response.headers);
+  const headers = new AxiosHeaderView(response.headers);
+  // The response's own headers become the decrypted response's: axios made them for this response alone.
+  response.headers = headers.store as unknown as AxiosResponse['headers'];
   const head = { status: response.status, statusText: response.statusText, headers };
   let decrypted = false;
   if (client.needsBody(head, state.context)) {
@@ -15,14 +17,11 @@ async function open(client: JweClient, response: AxiosResponse, state: CallState
     if (opened.decrypted) {
       decrypted = true;
       bytes = opened.plaintext;
-      response.headers = new AxiosHeaders(toRecord(opened.headers));
+      markDecryptedHeaders(headers, opened.info);
     }
   }
-  if (!decrypted && headers.has(DECRYPTED_HEADER)) {
-    // Only this library may say an answer was decrypted; a server's or proxy's claim is dropped.
-    headers.delete(DECRYPTED_HEADER);
-    response.headers = new AxiosHeaders(toRecord(headers));
-  }
+  // Only this library may say an answer was decrypted; a server's or proxy's claim is dropped.
+  if (!decrypted && headers.has(DECRYPTED_HEADER)) headers.delete(DECRYPTED_HEADER);
   finishResponse(response, bytes, state, platform);
 }
 

@@ -1,6 +1,7 @@
 import { backendName, decrypt, encrypt, encryptSync, isJweError } from '@jwe-transport/codec';
 import { asEnvelope } from './envelope-detect.js';
 import { requestKey } from './keys.js';
+import type { HeaderView } from './media-type.js';
 import { type OpenedBody, type ResponseContext, type ResponseHead, ResponseOpener } from './open-response.js';
 import {
   type JweCallOptions,
@@ -51,7 +52,7 @@ export interface JweClient {
    */
   reseal(envelope: string | Uint8Array, headers?: HeadersInit): Promise<SealedBody>;
   /** Whether a response's body must be read to apply the response policy. */
-  needsBody(head: { status: number; headers: Headers }, context: ResponseContext): boolean;
+  needsBody(head: { status: number; headers: HeaderView }, context: ResponseContext): boolean;
   /** Decrypts a body already read (axios, undici); throws `JweResponseError` when it fails closed. */
   openBody(body: Uint8Array, head: ResponseHead, context: ResponseContext): Promise<OpenedBody>;
   /** Decrypts a fetch `Response` into a genuine `Response`, or hands it back as it is. */

@@ -30,16 +30,22 @@ export function decryptionInfo(response: Response): DecryptionInfo | undefined {
   return decrypted.get(response);
 }
 
-/** The headers of a decrypted response: the envelope's, minus what described the envelope. */
-export function decryptedHeaders(envelopeHeaders: Headers, info: DecryptionInfo): Headers {
-  return rewriteHeaders(new Headers(envelopeHeaders), info);
+/** A mutable set of headers: fetch `Headers`, or an adapter's own (names in lower case). */
+export interface HeaderEditor {
+  get(name: string): string | null | undefined;
+  set(name: string, value: string): unknown;
+  delete(name: string): unknown;
 }
 
-/** Edits a copy of the envelope's headers in place (a constructed Response's own are mutable). */
-function rewriteHeaders(headers: Headers, info: DecryptionInfo): Headers {
+/**
+ * Turns a copy of an envelope's headers into the decrypted response's, in place: drops what
+ * described the envelope, names JSON as the content type where the envelope's said JOSE or
+ * nothing, and adds {@link DECRYPTED_HEADER}.
+ */
+export function markDecryptedHeaders<T extends HeaderEditor>(headers: T, info: DecryptionInfo): T {
   for (const name of ENVELOPE_ONLY_HEADERS) headers.delete(name);
   const contentType = headers.get('content-type');
-  if (contentType === null || contentType.toLowerCase().includes('jose')) {
+  if (typeof contentType !== 'string' || contentType.toLowerCase().includes('jose')) {
     headers.set('content-type', 'application/json');
   }
   headers.set(DECRYPTED_HEADER, info.kid ?? 'true');
@@ -77,6 +83,6 @@ export function decryptedResponse(
     statusText: envelope.statusText,
     headers: envelope.headers,
   });
-  rewriteHeaders(response.headers, info);
+  markDecryptedHeaders(response.headers, info);
   return register(response, info, envelope);
 }

@@ -1,4 +1,4 @@
-import { essence, saysJwe } from './media-type.js';
+import { essence, type HeaderView, saysJwe } from './media-type.js';
 
 /** Where a request went, for messages: no query string, which may carry tokens. */
 export function describeTarget(method: string, url: string | undefined): string {
@@ -12,7 +12,7 @@ export function describeTarget(method: string, url: string | undefined): string 
 }
 
 /** What arrived, as a person would describe it: "text/html, no X-Encryption header, 162 bytes". */
-export function describeArrival(headers: Headers, bodyBytes: number): string {
+export function describeArrival(headers: HeaderView, bodyBytes: number): string {
   const contentType = headers.get('content-type');
   const type = contentType === null ? 'no content type' : essence(contentType) || 'an empty content type';
   const marker = headers.has('x-encryption')

@@ -3,6 +3,7 @@ import { ENVELOPE_MEMBERS, type Envelope } from '@jwe-transport/codec';
 const MEMBERS = new Set(ENVELOPE_MEMBERS);
 const REQUIRED = ['iv', 'ciphertext', 'tag'] as const;
 const OPEN_BRACE = 0x7b;
+const utf8 = new TextDecoder();
 
 function firstSignificantByte(body: Uint8Array): number | undefined {
   for (const byte of body) {
@@ -22,7 +23,7 @@ export function asEnvelope(body: Uint8Array): Envelope | undefined {
   if (firstSignificantByte(body) !== OPEN_BRACE) return undefined;
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder().decode(body));
+    value = JSON.parse(utf8.decode(body));
   } catch {
     return undefined;
   }
@@ -37,7 +38,7 @@ export function asEnvelope(body: Uint8Array): Envelope | undefined {
 export function objectMembers(body: Uint8Array): string[] | undefined {
   if (firstSignificantByte(body) !== OPEN_BRACE) return undefined;
   try {
-    const value: unknown = JSON.parse(new TextDecoder().decode(body));
+    const value: unknown = JSON.parse(utf8.decode(body));
     return value !== null && typeof value === 'object' && !Array.isArray(value)
       ? Object.keys(value)
       : undefined;

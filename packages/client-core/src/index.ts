@@ -9,6 +9,8 @@ export {
   DECRYPTED_HEADER,
   type DecryptionInfo,
   decryptionInfo,
+  type HeaderEditor,
+  markDecryptedHeaders,
   wasDecrypted,
 } from './decrypted-response.js';
 export { describeArrival, describeTarget } from './describe.js';
@@ -29,7 +31,7 @@ export {
   type JweRequestInit,
   sendSealedStream,
 } from './fetch.js';
-export { isJsonMediaType, isMultipartForm, saysJwe } from './media-type.js';
+export { type HeaderView, isJsonMediaType, isMultipartForm, saysJwe } from './media-type.js';
 export type { OpenedBody, ResponseContext, ResponseHead } from './open-response.js';
 export {
   DEFAULT_FILE_FIELD,

@@ -14,6 +14,26 @@ export function isMultipartForm(contentType: string | null): boolean {
 }
 
 /** The spec's marker header (4.1), compared without regard to case as header values often are. */
-export function saysJwe(headers: Headers): boolean {
+/**
+ * What the core reads from a response's headers. fetch `Headers` qualify; so does an adapter's own
+ * view over the record its HTTP library already parsed, which spares building a `Headers` per response.
+ * Names are asked for in lower case.
+ */
+export interface HeaderView {
+  get(name: string): string | null;
+  has(name: string): boolean;
+  forEach(callback: (value: string, name: string) => void): void;
+}
+
+/** A fetch `Headers` copy of any view (for a `Response` or an edit that must not touch the original). */
+export function headersOf(view: HeaderView): Headers {
+  const headers = new Headers();
+  view.forEach((value, name) => {
+    headers.append(name, value);
+  });
+  return headers;
+}
+
+export function saysJwe(headers: HeaderView): boolean {
   return headers.get('x-encryption')?.trim().toUpperCase() === 'JWE';
 }

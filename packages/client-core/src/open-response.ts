@@ -6,12 +6,12 @@ import {
   type KeyInput,
   type KeyResolver,
 } from '@jwe-transport/codec';
-import { type DecryptionInfo, decryptedHeaders, decryptedResponse } from './decrypted-response.js';
+import { type DecryptionInfo, decryptedResponse, markDecryptedHeaders } from './decrypted-response.js';
 import { describeArrival, describeTarget, isSuccess } from './describe.js';
 import { asEnvelope, objectMembers } from './envelope-detect.js';
 import { JweResponseError } from './errors.js';
 import { describeKid, keyProblem } from './keys.js';
-import { essence, isJsonMediaType, saysJwe } from './media-type.js';
+import { essence, type HeaderView, headersOf, isJsonMediaType, saysJwe } from './media-type.js';
 import type { ResolvedClientOptions, ResponseMode } from './options.js';
 import { readBody } from './read-body.js';
 
@@ -31,16 +31,21 @@ export interface ResponseContext {
 export interface ResponseHead {
   status: number;
   statusText?: string;
-  headers: Headers;
+  /** fetch `Headers`, or any {@link HeaderView} over the headers as the adapter holds them. */
+  headers: HeaderView;
   url?: string;
   /** The response itself, when there is one; errors carry it. */
   response?: Response;
 }
 
-/** The outcome of {@link JweClient.openBody}. */
+/**
+ * The outcome of {@link JweClient.openBody}. `headers` are the decrypted response's as fetch
+ * `Headers`, built on first read: an adapter that keeps headers in its own form applies
+ * `markDecryptedHeaders(copy, info)` to a copy of them instead.
+ */
 export type OpenedBody =
   | { decrypted: false }
-  | { decrypted: true; plaintext: Uint8Array; headers: Headers; info: DecryptionInfo };
+  | { decrypted: true; plaintext: Uint8Array; readonly headers: Headers; info: DecryptionInfo };
 
 const NOT_DECRYPTED: OpenedBody = { decrypted: false };
 const BODILESS_STATUSES = new Set([101, 103, 204, 205, 304]);
@@ -61,7 +66,11 @@ function checkedKey(key: KeyInput | KeyResolver): KeyInput | KeyResolver {
 function asResponse(head: ResponseHead): Response {
   if (head.response) return head.response;
   const status = head.status >= 200 && head.status <= 599 ? head.status : 500;
-  const response = new Response(null, { status, statusText: head.statusText ?? '', headers: head.headers });
+  const response = new Response(null, {
+    status,
+    statusText: head.statusText ?? '',
+    headers: headersOf(head.headers),
+  });
   Object.defineProperty(response, 'url', { value: head.url ?? '' });
   return response;
 }
@@ -85,7 +94,7 @@ export class ResponseOpener {
   }
 
   /** Whether the body must be read to decide; when false, hand the response over as it is. */
-  needsBody(head: { status: number; headers: Headers }, context: ResponseContext): boolean {
+  needsBody(head: { status: number; headers: HeaderView }, context: ResponseContext): boolean {
     const mode = context.mode ?? this.#options.responses;
     if (mode === 'never' || BODILESS_STATUSES.has(head.status) || context.method.toUpperCase() === 'HEAD') {
       return false;
@@ -103,8 +112,17 @@ export class ResponseOpener {
   async openBody(body: Uint8Array, head: ResponseHead, context: ResponseContext): Promise<OpenedBody> {
     const opened = await this.#open(body, head, context);
     if (opened === undefined) return NOT_DECRYPTED;
-    const headers = decryptedHeaders(head.headers, opened.info);
-    return { decrypted: true, plaintext: opened.plaintext, headers, info: opened.info };
+    const { plaintext, info } = opened;
+    let headers: Headers | undefined;
+    return {
+      decrypted: true,
+      plaintext,
+      info,
+      get headers() {
+        headers ??= markDecryptedHeaders(headersOf(head.headers), info);
+        return headers;
+      },
+    };
   }
 
   /** The plaintext and what is known of its envelope, or `undefined` for a body left alone. */
@@ -124,12 +142,7 @@ export class ResponseOpener {
         missingProtected: this.#options.missingProtected,
       });
       const info: DecryptionInfo = { kid: result.kid, headerSource: result.headerSource };
-      return {
-        decrypted: true,
-        plaintext: result.plaintext,
-        headers: decryptedHeaders(head.headers, info),
-        info,
-      };
+      return { plaintext: result.plaintext, info };
     } catch (error) {
       if (!isJweError(error)) throw error;
       throw this.#undecryptable(error, envelope, head, context);

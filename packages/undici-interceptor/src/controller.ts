@@ -1,6 +1,18 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 
 type RawHeaders = NonNullable<Dispatcher.DispatchController['rawHeaders']> | null;
+
+function rawHeadersOf(headers: IncomingHttpHeaders): Buffer[] {
+  const raw: Buffer[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      raw.push(Buffer.from(name, 'latin1'), Buffer.from(item, 'latin1'));
+    }
+  }
+  return raw;
+}
 
 /**
  * The controller handed to the handler below this interceptor. It forwards flow control to the
@@ -11,6 +23,7 @@ type RawHeaders = NonNullable<Dispatcher.DispatchController['rawHeaders']> | nul
 export class ForwardingController implements Dispatcher.DispatchController {
   target: Dispatcher.DispatchController | undefined;
   #rawHeaders: RawHeaders | undefined;
+  #replacedHeaders: IncomingHttpHeaders | undefined;
   #finished = false;
 
   get aborted(): boolean {
@@ -23,10 +36,17 @@ export class ForwardingController implements Dispatcher.DispatchController {
     return this.target?.reason ?? null;
   }
   get rawHeaders(): RawHeaders {
+    if (this.#replacedHeaders !== undefined) {
+      this.#rawHeaders = rawHeadersOf(this.#replacedHeaders);
+      this.#replacedHeaders = undefined;
+    }
     return this.#rawHeaders ?? this.target?.rawHeaders ?? null;
   }
-  set rawHeaders(value: RawHeaders) {
-    this.#rawHeaders = value;
+
+  /** The headers the handler below is given instead; their raw form is built only if it is read. */
+  replaceRawHeaders(headers: IncomingHttpHeaders): void {
+    this.#rawHeaders = undefined;
+    this.#replacedHeaders = headers;
   }
   get rawTrailers(): RawHeaders {
     return this.target?.rawTrailers ?? null;

@@ -11,7 +11,6 @@ import { sealJsonInline } from './inline-json.js';
 import { OpeningHandler } from './opening-handler.js';
 import { readWhenSmall, sealDispatchBody, utf8Text } from './request-body.js';
 import { fromHeaders, toHeaders } from './request-headers.js';
-import { responsePlan } from './response-plan.js';
 
 export interface JweInterceptorOptions extends Omit<JweClientOptions, 'origins'> {
   /**
@@ -63,10 +62,7 @@ async function dispatchSealed(
   const plan = await planOf(client, url, opts.method, headers);
   const context: ResponseContext = { method: opts.method, url, sealed: false, mode: plan.responses };
   if (!plan.seal) {
-    dispatch(
-      opts,
-      plan.responses === 'never' ? handler : new OpeningHandler(handler, responsePlan(client, context)),
-    );
+    dispatch(opts, plan.responses === 'never' ? handler : new OpeningHandler(handler, client, context));
     return;
   }
   const small = await readWhenSmall(opts.body, headers, client.options.streamThreshold);
@@ -77,13 +73,13 @@ async function dispatchSealed(
     const inline = text === undefined ? undefined : sealJsonInline(client, { ...opts, body: text });
     if (inline !== undefined) {
       context.sealed = true;
-      dispatch(inline, new OpeningHandler(handler, responsePlan(client, context)));
+      dispatch(inline, new OpeningHandler(handler, client, context));
       return;
     }
   }
   const sealed = await sealDispatchBody(opts.body, headers, client);
   if (sealed.kind === 'empty') {
-    dispatch(opts, new OpeningHandler(handler, responsePlan(client, context)));
+    dispatch(opts, new OpeningHandler(handler, client, context));
     return;
   }
   context.sealed = true;
@@ -93,7 +89,7 @@ async function dispatchSealed(
       : Readable.fromWeb(sealed.body as import('node:stream/web').ReadableStream<Uint8Array>);
   dispatch(
     { ...opts, body, headers: fromHeaders(sealed.headers) },
-    new OpeningHandler(handler, responsePlan(client, context)),
+    new OpeningHandler(handler, client, context),
   );
 }
 
@@ -134,7 +130,7 @@ export function jweInterceptor(options: JweInterceptorOptions): Dispatcher.Dispa
           sealed: true,
           mode: client.options.responses,
         };
-        return dispatch(inline, new OpeningHandler(handler, responsePlan(client, context)));
+        return dispatch(inline, new OpeningHandler(handler, client, context));
       }
       dispatchSealed(client, dispatch, opts, handler, url).catch((error: unknown) => {
         handler.onResponseError?.(DETACHED, error instanceof Error ? error : new Error(String(error)));

@@ -1,70 +1,50 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { DECRYPTED_HEADER } from '@jwe-transport/client-core';
+import {
+  DECRYPTED_HEADER,
+  type JweClient,
+  markDecryptedHeaders,
+  type ResponseContext,
+} from '@jwe-transport/client-core';
 import type { Dispatcher } from 'undici';
 import { ForwardingController } from './controller.js';
-
-/** A whole response as it arrived, for the opener to judge and decrypt. */
-export interface HeldResponse {
-  status: number;
-  statusText: string;
-  headers: IncomingHttpHeaders;
-  body: Uint8Array;
-}
-
-/** What the handler below receives instead: the opened response. */
-export interface OpenedResponse {
-  status: number;
-  statusText: string;
-  headers: IncomingHttpHeaders;
-  body: Uint8Array;
-}
-
-export interface ResponsePlan {
-  /** True when this response must be read whole and handed to `open` (it may be an envelope). */
-  hold(status: number, headers: IncomingHttpHeaders): boolean;
-  /** Decrypts or checks a held response; rejects with the error to report instead. */
-  open(response: HeldResponse): Promise<OpenedResponse>;
-}
+import { RecordHeaders } from './record-headers.js';
 
 /**
  * The headers without a `x-jwe-decrypted` that came from the network: only this interceptor may
  * say an answer was decrypted, so a server or proxy cannot pass plaintext off as opened.
  */
-export function withoutForgedMarker(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+function withoutForgedMarker(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   if (!(DECRYPTED_HEADER in headers)) return headers;
   const { [DECRYPTED_HEADER]: _forged, ...rest } = headers;
   return rest;
 }
 
-function rawHeadersOf(headers: IncomingHttpHeaders): Buffer[] {
-  const raw: Buffer[] = [];
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) {
-      raw.push(Buffer.from(name, 'latin1'), Buffer.from(item, 'latin1'));
-    }
-  }
-  return raw;
+/** A held response once opened: what the handler below receives instead. */
+interface Opened {
+  headers: IncomingHttpHeaders;
+  body: Uint8Array;
 }
 
 /**
- * Sits between the connection and the caller's handler. Responses the plan does not hold stream
- * through untouched. A held response is collected whole (an envelope authenticates only at its
- * end, so no byte of it may reach the caller before the tag has verified), opened, and replayed
- * to the caller as if it had arrived that way; an opening failure reaches the caller as the
- * request's error.
+ * Sits between the connection and the caller's handler. Responses the client core does not need
+ * to read stream through untouched. A held response is collected whole (an envelope
+ * authenticates only at its end, so no byte of it may reach the caller before the tag has
+ * verified), opened, and replayed to the caller as if it had arrived that way; an opening
+ * failure reaches the caller as the request's error.
  */
 export class OpeningHandler implements Dispatcher.DispatchHandler {
   readonly #target: Dispatcher.DispatchHandler;
-  readonly #plan: ResponsePlan;
+  readonly #client: JweClient;
+  readonly #context: ResponseContext;
   readonly #controller = new ForwardingController();
-  #held: HeldResponse | undefined;
+  #held: { status: number; statusText: string; headers: RecordHeaders } | undefined;
   #chunks: Buffer[] = [];
   #size = 0;
 
-  constructor(target: Dispatcher.DispatchHandler, plan: ResponsePlan) {
+  constructor(target: Dispatcher.DispatchHandler, client: JweClient, context: ResponseContext) {
     this.#target = target;
-    this.#plan = plan;
+    this.#client = client;
+    this.#context = context;
   }
 
   onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
@@ -102,14 +82,15 @@ export class OpeningHandler implements Dispatcher.DispatchHandler {
     statusText?: string,
   ): void {
     this.#controller.target = controller;
+    const view = new RecordHeaders(headers);
     // 1xx interim responses come before the real one and have no body to open.
-    if (status < 200 || !this.#plan.hold(status, headers)) {
+    if (status < 200 || !this.#client.needsBody({ status, headers: view }, this.#context)) {
       const kept = withoutForgedMarker(headers);
-      if (kept !== headers) this.#controller.rawHeaders = rawHeadersOf(kept);
+      if (kept !== headers) this.#controller.replaceRawHeaders(kept);
       this.#target.onResponseStart?.(this.#controller, status, kept, statusText);
       return;
     }
-    this.#held = { status, statusText: statusText ?? '', headers, body: new Uint8Array(0) };
+    this.#held = { status, statusText: statusText ?? '', headers: view };
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -122,15 +103,14 @@ export class OpeningHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(_controller: Dispatcher.DispatchController, trailers: IncomingHttpHeaders): void {
-    const held = this.#held;
-    if (held === undefined) {
+    if (this.#held === undefined) {
       this.#target.onResponseEnd?.(this.#controller, trailers);
       return;
     }
-    held.body = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks, this.#size);
+    const body = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks, this.#size);
     this.#chunks = [];
     this.#controller.finish();
-    this.#plan.open(held).then(
+    this.#open(body).then(
       (opened) => this.#replay(opened, trailers),
       (error: unknown) => this.#fail(error),
     );
@@ -141,11 +121,23 @@ export class OpeningHandler implements Dispatcher.DispatchHandler {
     this.#target.onResponseError?.(this.#controller, error);
   }
 
-  #replay(opened: OpenedResponse, trailers: IncomingHttpHeaders): void {
+  /** Decrypts or checks the held response; rejects with the error to report instead. */
+  async #open(body: Uint8Array): Promise<Opened> {
+    const { status, statusText, headers } = this.#held!;
+    const context = this.#context;
+    const head = { status, statusText, headers, url: context.url ?? '' };
+    const opened = await this.#client.openBody(body, head, context);
+    if (!opened.decrypted) return { headers: withoutForgedMarker(headers.record), body };
+    const decrypted = markDecryptedHeaders(new RecordHeaders({ ...headers.record }), opened.info);
+    return { headers: decrypted.record, body: opened.plaintext };
+  }
+
+  #replay(opened: Opened, trailers: IncomingHttpHeaders): void {
     const controller = this.#controller;
+    const { status, statusText } = this.#held!;
     try {
-      controller.rawHeaders = rawHeadersOf(opened.headers);
-      this.#target.onResponseStart?.(controller, opened.status, opened.headers, opened.statusText);
+      controller.replaceRawHeaders(opened.headers);
+      this.#target.onResponseStart?.(controller, status, opened.headers, statusText);
       if (opened.body.length > 0 && !controller.aborted) {
         this.#target.onResponseData?.(
           controller,
