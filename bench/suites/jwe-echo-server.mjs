@@ -87,34 +87,73 @@ export async function burst(call, server, { concurrency = 24, requests = 3000, m
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
+ * Alternating rounds of several clients, in the order given, after a warm-up of each. Returns, per
+ * client name, the medians of requests/s (`rate`), client CPU (`cpu`) and server CPU (`serverCpu`)
+ * per request.
+ */
+export async function alternate(server, calls, { rounds = 5, limits } = {}) {
+  const names = Object.keys(calls);
+  for (const name of names) await burst(calls[name], server, limits);
+  const runs = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const name of names) runs[name].push(await burst(calls[name], server, limits));
+  }
+  const medians = (name) => {
+    const of = (field) => median(runs[name].map((run) => run[field]));
+    return { rate: of('rate'), cpu: of('cpu'), serverCpu: of('serverCpu') };
+  };
+  return Object.fromEntries(names.map((name) => [name, medians(name)]));
+}
+
+const perSecondAndCpu = ({ rate, cpu }) =>
+  `${Math.round(rate).toLocaleString('en-US')} req/s, ${Math.round(cpu)} µs CPU/req`;
+
+function adapterRow(label, m, rounds, notes) {
+  const bytes = JSON.stringify(PAYLOAD).length;
+  return {
+    case: `${label}: ${bytes} B JSON round trips, 24 in flight`,
+    ours: perSecondAndCpu(m.ours),
+    reference: perSecondAndCpu(m.plain),
+    ratio: (m.ours.rate / m.plain.rate).toFixed(2),
+    cpu_ratio: (m.ours.cpu / m.plain.cpu).toFixed(2),
+    target: 'ratio >= 0.8, cpu_ratio <= 1.2',
+    notes:
+      `${notes}; CPU columns are the client's alone (the server runs in its own process and spends ` +
+      `${Math.round(m.ours.serverCpu)} µs/req on ours, ${Math.round(m.plain.serverCpu)} µs/req on the plain echo); ` +
+      `medians of ${rounds} alternating rounds`,
+  };
+}
+
+/**
  * Alternating rounds of the plain client and the adapter (after a warm-up of each); returns one
  * report row from the medians: `ratio` = requests/s ours / plain, `cpu_ratio` = client CPU per
  * request ours / plain.
  */
 export async function compareClients({ server, label, ours, plain, rounds = 5, notes }) {
-  await burst(plain, server);
-  await burst(ours, server);
-  const a = [];
-  const b = [];
-  for (let round = 0; round < rounds; round++) {
-    b.push(await burst(plain, server));
-    a.push(await burst(ours, server));
-  }
-  const rate = (runs) => median(runs.map((run) => run.rate));
-  const cpu = (runs) => median(runs.map((run) => run.cpu));
-  const serverCpu = (runs) => Math.round(median(runs.map((run) => run.serverCpu)));
-  const bytes = JSON.stringify(PAYLOAD).length;
-  return {
-    case: `${label}: ${bytes} B JSON round trips, 24 in flight`,
-    ours: `${Math.round(rate(a)).toLocaleString('en-US')} req/s, ${Math.round(cpu(a))} µs CPU/req`,
-    reference: `${Math.round(rate(b)).toLocaleString('en-US')} req/s, ${Math.round(cpu(b))} µs CPU/req`,
-    ratio: (rate(a) / rate(b)).toFixed(2),
-    cpu_ratio: (cpu(a) / cpu(b)).toFixed(2),
-    target: 'ratio >= 0.8, cpu_ratio <= 1.2',
-    notes:
-      `${notes}; CPU columns are the client's alone (the server runs in its own process and spends ` +
-      `${serverCpu(a)} µs/req on ours, ${serverCpu(b)} µs/req on the plain echo); medians of ${rounds} alternating rounds`,
-  };
+  return adapterRow(label, await alternate(server, { plain, ours }, { rounds }), rounds, notes);
+}
+
+/**
+ * As {@link compareClients}, with a third client in the same rounds: `byHand`, the plain client with
+ * the codec's encryptJson/decryptJson around it. Returns the adapter row and a row comparing the
+ * adapter with that, which shows the adapter's own cost apart from the crypto.
+ */
+export async function compareClientsAndByHand({ server, label, ours, plain, byHand, rounds = 5, notes }) {
+  const m = await alternate(server, { plain, ours, byHand }, { rounds });
+  return [
+    adapterRow(label, m, rounds, notes),
+    {
+      case: `${label}: adapter vs the same client + codec encryptJson/decryptJson by hand`,
+      ours: perSecondAndCpu(m.ours),
+      reference: perSecondAndCpu(m.byHand),
+      ratio: (m.ours.rate / m.byHand.rate).toFixed(2),
+      cpu_ratio: (m.ours.cpu / m.byHand.cpu).toFixed(2),
+      target: '',
+      notes:
+        "the same envelopes on the wire; cpu_ratio: client CPU per request ours / by hand, the adapter's own " +
+        'cost (the rest of the gap to the plain client is the crypto and the larger bodies)',
+    },
+  ];
 }
 
 if (process.argv.includes('--server')) await serve();
