@@ -124,12 +124,7 @@ export class ResponseOpener {
         missingProtected: this.#options.missingProtected,
       });
       const info: DecryptionInfo = { kid: result.kid, headerSource: result.headerSource };
-      return {
-        decrypted: true,
-        plaintext: result.plaintext,
-        headers: decryptedHeaders(head.headers, info),
-        info,
-      };
+      return { plaintext: result.plaintext, info };
     } catch (error) {
       if (!isJweError(error)) throw error;
       throw this.#undecryptable(error, envelope, head, context);
@@ -143,23 +138,12 @@ export class ResponseOpener {
   async openResponse(response: Response, context: ResponseContext): Promise<Response> {
     if (!this.needsBody(response, context)) return response;
     const body = await readBody(response);
-    const head: ResponseHead = {
-      status: response.status,
-      headers: response.headers,
-      url: response.url,
-      response,
-    };
+    const head: ResponseHead = { status: response.status, headers: response.headers, url: response.url, response };
     const opened = await this.#open(body, head, context);
-    const origin = {
-      status: response.status,
-      statusText: response.statusText,
-      url: response.url || context.url || '',
-      redirected: response.redirected,
-    };
-    if (opened)
-      return decryptedResponse(opened.plaintext, { ...origin, headers: response.headers }, opened.info);
-    const copy = new Response(body as Uint8Array<ArrayBuffer>, { ...origin, headers: response.headers });
-    Object.defineProperties(copy, { url: { value: origin.url }, redirected: { value: origin.redirected } });
+    const url = response.url || context.url || '';
+    if (opened) return decryptedResponse(opened.plaintext, response, url, opened.info);
+    const copy = new Response(body as Uint8Array<ArrayBuffer>, response);
+    Object.defineProperties(copy, { url: { value: url }, redirected: { value: response.redirected } });
     return copy;
   }
 

@@ -1,9 +1,13 @@
 /** Headers for an envelope body: the caller's headers with the spec's marker and JSON type. */
 export function envelopeHeaders(headers: HeadersInit | undefined): Headers {
-  const result = new Headers(headers);
-  result.set('x-encryption', 'JWE');
-  result.set('content-type', 'application/json');
+  return markEnvelope(new Headers(headers));
+}
+
+/** {@link envelopeHeaders} on headers the caller owns and gives up: no copy. */
+export function markEnvelope(headers: Headers): Headers {
+  headers.set('x-encryption', 'JWE');
+  headers.set('content-type', 'application/json');
   // The envelope is longer than the plaintext: a copied length would truncate or stall the upload.
-  result.delete('content-length');
-  return result;
+  headers.delete('content-length');
+  return headers;
 }
