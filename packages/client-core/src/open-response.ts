@@ -138,7 +138,12 @@ export class ResponseOpener {
   async openResponse(response: Response, context: ResponseContext): Promise<Response> {
     if (!this.needsBody(response, context)) return response;
     const body = await readBody(response);
-    const head: ResponseHead = { status: response.status, headers: response.headers, url: response.url, response };
+    const head: ResponseHead = {
+      status: response.status,
+      headers: response.headers,
+      url: response.url,
+      response,
+    };
     const opened = await this.#open(body, head, context);
     const url = response.url || context.url || '';
     if (opened) return decryptedResponse(opened.plaintext, response, url, opened.info);
