@@ -1,10 +1,8 @@
 import { createJweClient, type JweClient } from './client.js';
 import { describeTarget } from './describe.js';
-import { isJsonMediaType } from './media-type.js';
 import type { JweCallOptions, JweClientOptions } from './options.js';
 import { readBody } from './read-body.js';
 import type { SealableBody, SealedBody } from './seal-body.js';
-import { markEnvelope } from './sealed-headers.js';
 import { connectionErrorCode, interrupted, TrackedUpload } from './upload.js';
 
 /** `RequestInit` plus this call's switch: `jwe: false` sends and reads the call untouched. */
@@ -84,17 +82,6 @@ export async function sendSealedStream(
   return copy;
 }
 
-/**
- * JSON text sealed on the spot where the codec can (a static key on Node): the commonest call
- * skips the general sealer's header copies and promises. `headers` are the wrapper's own copy.
- */
-function sealJsonNow(client: JweClient, body: unknown, headers: Headers): SealedBody | undefined {
-  if (typeof body !== 'string' || !isJsonMediaType(headers.get('content-type'))) return undefined;
-  const envelope = client.sealJsonSync(body);
-  if (envelope === undefined) return undefined;
-  return { kind: 'buffered', payload: 'json', headers: markEnvelope(headers), body: envelope };
-}
-
 function isClient(value: JweClientOptions | JweClient): value is JweClient {
   return typeof (value as JweClient).openResponse === 'function';
 }
@@ -126,7 +113,7 @@ export function createJweFetch(
           : source
             ? await requestBody(source, headers)
             : null;
-      const out = sealJsonNow(client, body, headers) ?? (await client.seal(body, headers));
+      const out = await client.seal(body, headers);
       if (out.kind !== 'empty') {
         sealed = true;
         const sendInit: RequestInit = {
