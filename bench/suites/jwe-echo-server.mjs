@@ -108,14 +108,19 @@ export async function alternate(server, calls, { rounds = 5, limits } = {}) {
 const perSecondAndCpu = ({ rate, cpu }) =>
   `${Math.round(rate).toLocaleString('en-US')} req/s, ${Math.round(cpu)} µs CPU/req`;
 
+/** The measured columns of a row: requests/s and client CPU per request, ours against a reference. */
+const versus = (ours, reference) => ({
+  ours: perSecondAndCpu(ours),
+  reference: perSecondAndCpu(reference),
+  ratio: (ours.rate / reference.rate).toFixed(2),
+  cpu_ratio: (ours.cpu / reference.cpu).toFixed(2),
+});
+
 function adapterRow(label, m, rounds, notes) {
   const bytes = JSON.stringify(PAYLOAD).length;
   return {
     case: `${label}: ${bytes} B JSON round trips, 24 in flight`,
-    ours: perSecondAndCpu(m.ours),
-    reference: perSecondAndCpu(m.plain),
-    ratio: (m.ours.rate / m.plain.rate).toFixed(2),
-    cpu_ratio: (m.ours.cpu / m.plain.cpu).toFixed(2),
+    ...versus(m.ours, m.plain),
     target: 'ratio >= 0.8, cpu_ratio <= 1.2',
     notes:
       `${notes}; CPU columns are the client's alone (the server runs in its own process and spends ` +
@@ -144,10 +149,7 @@ export async function compareClientsAndByHand({ server, label, ours, plain, byHa
     adapterRow(label, m, rounds, notes),
     {
       case: `${label}: adapter vs the same client + codec encryptJson/decryptJson by hand`,
-      ours: perSecondAndCpu(m.ours),
-      reference: perSecondAndCpu(m.byHand),
-      ratio: (m.ours.rate / m.byHand.rate).toFixed(2),
-      cpu_ratio: (m.ours.cpu / m.byHand.cpu).toFixed(2),
+      ...versus(m.ours, m.byHand),
       target: '',
       notes:
         "the same envelopes on the wire; cpu_ratio: client CPU per request ours / by hand, the adapter's own " +
