@@ -4,7 +4,7 @@
 // A third client does ours's work by hand with the codec through the same undici, so that the
 // interceptor's own cost shows apart from the crypto.
 import { createRequire } from 'node:module';
-import { compareClients, PAYLOAD, SHARED_KEY, startEchoServer } from './jwe-echo-server.mjs';
+import { compareClientsAndByHand, PAYLOAD, SHARED_KEY, startEchoServer } from './jwe-echo-server.mjs';
 import { report } from './lib.mjs';
 
 const require = createRequire(new URL('../../packages/undici-interceptor/package.json', import.meta.url));
@@ -55,7 +55,7 @@ const byHandFetch = byHand(
 try {
   const rows = [];
   rows.push(
-    ...(await compareClients({
+    ...(await compareClientsAndByHand({
       server,
       label: `undici ${version} request()`,
       ours: viaRequest(encrypted, '/jwe'),
@@ -66,7 +66,7 @@ try {
     })),
   );
   rows.push(
-    ...(await compareClients({
+    ...(await compareClientsAndByHand({
       server,
       label: `undici ${version} fetch()`,
       ours: viaFetch(encrypted, '/jwe'),

@@ -4,7 +4,7 @@
 // client does the same work by hand with the codec's encryptJson/decryptJson through the same
 // axios, so that the interceptors' own cost shows apart from the crypto.
 import { createRequire } from 'node:module';
-import { compareClients, PAYLOAD, SHARED_KEY, startEchoServer } from './jwe-echo-server.mjs';
+import { compareClientsAndByHand, PAYLOAD, SHARED_KEY, startEchoServer } from './jwe-echo-server.mjs';
 import { report } from './lib.mjs';
 
 const require = createRequire(new URL('../../packages/axios-interceptor/package.json', import.meta.url));
@@ -37,7 +37,7 @@ try {
     const encrypted = axios.create({ baseURL: server.url, adapter });
     useJwe(encrypted, { key: SHARED_KEY, kid: 'bench', origins: [server.url] });
     rows.push(
-      ...(await compareClients({
+      ...(await compareClientsAndByHand({
         server,
         label: `axios ${version}, ${adapter} adapter`,
         ours: call(encrypted, '/jwe'),

@@ -87,14 +87,63 @@ export async function burst(call, server, { concurrency = 24, requests = 3000, m
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
- * Alternating rounds of the plain client and the adapter (after a warm-up of each), and of
- * `byHand` when given: the same client sealing and opening with the codec by hand (`byHandCalls`
- * names the codec functions it uses). Returns one
- * report row from the medians (`ratio` = requests/s ours / plain, `cpu_ratio` = client CPU per
- * request ours / plain), or with `byHand` two rows, the second comparing ours with the work by
- * hand: the adapter's own cost apart from the crypto.
+ * Alternating rounds of several clients, in the order given, after a warm-up of each. Returns, per
+ * client name, the medians of requests/s (`rate`), client CPU (`cpu`) and server CPU (`serverCpu`)
+ * per request.
  */
-export async function compareClients({
+export async function alternate(server, calls, { rounds = 5, limits } = {}) {
+  const names = Object.keys(calls);
+  for (const name of names) await burst(calls[name], server, limits);
+  const runs = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const name of names) runs[name].push(await burst(calls[name], server, limits));
+  }
+  const medians = (name) => {
+    const of = (field) => median(runs[name].map((run) => run[field]));
+    return { rate: of('rate'), cpu: of('cpu'), serverCpu: of('serverCpu') };
+  };
+  return Object.fromEntries(names.map((name) => [name, medians(name)]));
+}
+
+const perSecondAndCpu = ({ rate, cpu }) =>
+  `${Math.round(rate).toLocaleString('en-US')} req/s, ${Math.round(cpu)} µs CPU/req`;
+
+/** The measured columns of a row: requests/s and client CPU per request, ours against a reference. */
+const versus = (ours, reference) => ({
+  ours: perSecondAndCpu(ours),
+  reference: perSecondAndCpu(reference),
+  ratio: (ours.rate / reference.rate).toFixed(2),
+  cpu_ratio: (ours.cpu / reference.cpu).toFixed(2),
+});
+
+function adapterRow(label, m, rounds, notes) {
+  const bytes = JSON.stringify(PAYLOAD).length;
+  return {
+    case: `${label}: ${bytes} B JSON round trips, 24 in flight`,
+    ...versus(m.ours, m.plain),
+    target: 'ratio >= 0.8, cpu_ratio <= 1.2',
+    notes:
+      `${notes}; CPU columns are the client's alone (the server runs in its own process and spends ` +
+      `${Math.round(m.ours.serverCpu)} µs/req on ours, ${Math.round(m.plain.serverCpu)} µs/req on the plain echo); ` +
+      `medians of ${rounds} alternating rounds`,
+  };
+}
+
+/**
+ * Alternating rounds of the plain client and the adapter (after a warm-up of each); returns one
+ * report row from the medians: `ratio` = requests/s ours / plain, `cpu_ratio` = client CPU per
+ * request ours / plain.
+ */
+export async function compareClients({ server, label, ours, plain, rounds = 5, notes }) {
+  return adapterRow(label, await alternate(server, { plain, ours }, { rounds }), rounds, notes);
+}
+
+/**
+ * As {@link compareClients}, with a third client in the same rounds: `byHand`, the plain client with
+ * the codec around it (`byHandCalls` names the codec functions it uses). Returns the adapter row and a row comparing the
+ * adapter with that, which shows the adapter's own cost apart from the crypto.
+ */
+export async function compareClientsAndByHand({
   server,
   label,
   ours,
@@ -104,46 +153,18 @@ export async function compareClients({
   rounds = 5,
   notes,
 }) {
-  const calls = byHand ? [plain, ours, byHand] : [plain, ours];
-  for (const call of calls) await burst(call, server);
-  const runs = calls.map(() => []);
-  for (let round = 0; round < rounds; round++) {
-    for (const [index, call] of calls.entries()) runs[index].push(await burst(call, server));
-  }
-  const [b, a, c] = runs;
-  const rate = (list) => median(list.map((run) => run.rate));
-  const cpu = (list) => median(list.map((run) => run.cpu));
-  const serverCpu = (list) => Math.round(median(list.map((run) => run.serverCpu)));
-  const cell = (list) =>
-    `${Math.round(rate(list)).toLocaleString('en-US')} req/s, ${Math.round(cpu(list))} µs CPU/req`;
-  // One row comparing `a` (ours) with `reference`.
-  const rowOf = (caseText, reference, target, rowNotes) => ({
-    case: caseText,
-    ours: cell(a),
-    reference: cell(reference),
-    ratio: (rate(a) / rate(reference)).toFixed(2),
-    cpu_ratio: (cpu(a) / cpu(reference)).toFixed(2),
-    target,
-    notes: rowNotes,
-  });
-  const bytes = JSON.stringify(PAYLOAD).length;
-  const row = rowOf(
-    `${label}: ${bytes} B JSON round trips, 24 in flight`,
-    b,
-    'ratio >= 0.8, cpu_ratio <= 1.2',
-    `${notes}; CPU columns are the client's alone (the server runs in its own process and spends ` +
-      `${serverCpu(a)} µs/req on ours, ${serverCpu(b)} µs/req on the plain echo); medians of ${rounds} alternating rounds`,
-  );
-  if (!byHand) return row;
-  const byHandRow = rowOf(
-    `${label}: ours vs the same client + codec ${byHandCalls} by hand`,
-    c,
-    '',
-    `client CPU per request ${Math.round(cpu(a))} vs ${Math.round(cpu(c))} µs: the difference is the adapter's own cost; ` +
-      `the rest of the gap to the plain client (${Math.round(cpu(b))} µs) is the crypto and the envelope's JSON; ` +
-      'same rounds as the row above',
-  );
-  return [row, byHandRow];
+  const m = await alternate(server, { plain, ours, byHand }, { rounds });
+  return [
+    adapterRow(label, m, rounds, notes),
+    {
+      case: `${label}: adapter vs the same client + codec ${byHandCalls} by hand`,
+      ...versus(m.ours, m.byHand),
+      target: '',
+      notes:
+        "the same envelopes on the wire; cpu_ratio: client CPU per request ours / by hand, the adapter's own " +
+        'cost (the rest of the gap to the plain client is the crypto and the larger bodies)',
+    },
+  ];
 }
 
 if (process.argv.includes('--server')) await serve();

@@ -52,37 +52,31 @@ export function markDecryptedHeaders<T extends HeaderEditor>(headers: T, info: D
   return headers;
 }
 
-/** Where the envelope came from; a constructed Response would otherwise report an empty url. */
-interface Origin {
-  url: string;
-  redirected: boolean;
-}
-
 function nativeClone(this: Response): Response {
   const copy = Response.prototype.clone.call(this);
-  return register(copy, decrypted.get(this)!, { url: this.url, redirected: this.redirected });
+  return register(copy, decrypted.get(this)!, this.url, this.redirected);
 }
 
-function register(response: Response, info: DecryptionInfo, origin: Origin): Response {
+function register(response: Response, info: DecryptionInfo, url: string, redirected: boolean): Response {
   // Own properties over the prototype's getters: the object stays a plain native Response.
-  Object.defineProperty(response, 'url', { value: origin.url, enumerable: true });
-  if (origin.redirected) Object.defineProperty(response, 'redirected', { value: true, enumerable: true });
+  Object.defineProperty(response, 'url', { value: url, enumerable: true });
+  if (redirected) Object.defineProperty(response, 'redirected', { value: true, enumerable: true });
   Object.defineProperty(response, 'clone', { value: nativeClone, writable: true, configurable: true });
   decrypted.set(response, info);
   return response;
 }
 
-/** A genuine Response carrying `plaintext`, with the envelope response's status and headers. */
+/**
+ * A genuine Response carrying `plaintext`, with the envelope response's status and headers; `url`
+ * is the envelope's, or the request's where the fetch that answered left it empty.
+ */
 export function decryptedResponse(
   plaintext: Uint8Array,
-  envelope: { status: number; statusText: string; headers: Headers; url: string; redirected: boolean },
+  envelope: Response,
+  url: string,
   info: DecryptionInfo,
 ): Response {
-  const response = new Response(plaintext as Uint8Array<ArrayBuffer>, {
-    status: envelope.status,
-    statusText: envelope.statusText,
-    headers: envelope.headers,
-  });
+  const response = new Response(plaintext as Uint8Array<ArrayBuffer>, envelope);
   markDecryptedHeaders(response.headers, info);
-  return register(response, info, envelope);
+  return register(response, info, url, envelope.redirected);
 }

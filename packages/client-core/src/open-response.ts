@@ -163,16 +163,10 @@ export class ResponseOpener {
       response,
     };
     const opened = await this.#open(body, head, context);
-    const origin = {
-      status: response.status,
-      statusText: response.statusText,
-      url: response.url || context.url || '',
-      redirected: response.redirected,
-    };
-    if (opened)
-      return decryptedResponse(opened.plaintext, { ...origin, headers: response.headers }, opened.info);
-    const copy = new Response(body as Uint8Array<ArrayBuffer>, { ...origin, headers: response.headers });
-    Object.defineProperties(copy, { url: { value: origin.url }, redirected: { value: origin.redirected } });
+    const url = response.url || context.url || '';
+    if (opened) return decryptedResponse(opened.plaintext, response, url, opened.info);
+    const copy = new Response(body as Uint8Array<ArrayBuffer>, response);
+    Object.defineProperties(copy, { url: { value: url }, redirected: { value: response.redirected } });
     return copy;
   }
 

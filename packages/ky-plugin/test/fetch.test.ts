@@ -136,10 +136,16 @@ describe('createJweFetch', () => {
       return fetch(input, init);
     };
     const wrapped = createJweFetch({ key: SHARED_KEY }, recording);
-    const response = await wrapped(at('/custom'), { method: 'POST', headers: json, body: '{"z":3}' });
+    // The caller's length is the plaintext's; the envelope is longer, so it must not go out.
+    const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': '7' };
+    const response = await wrapped(at('/custom'), { method: 'POST', headers, body: '{"z":3}' });
     expect(await response.json()).toMatchObject({ json: { z: 3 } });
     expect(calls).toHaveLength(1);
     expect(calls[0]!.input).toBe(at('/custom'));
-    expect(new Headers(calls[0]!.init?.headers).get('x-encryption')).toBe('JWE');
+    const sent = new Headers(calls[0]!.init?.headers);
+    expect(sent.get('x-encryption')).toBe('JWE');
+    expect(sent.get('content-type')).toBe('application/json');
+    expect(sent.get('content-length')).toBeNull();
+    expect(last()).toMatchObject({ encrypted: true, json: { z: 3 } });
   });
 });
