@@ -138,7 +138,8 @@ export class ResponseOpener {
       return undefined;
     }
     try {
-      const result = await decryptDetailed(envelope, this.#key, {
+      // The bytes, not the object detected above: the codec's strict parse refuses duplicate members.
+      const result = await decryptDetailed(body, this.#key, {
         missingProtected: this.#options.missingProtected,
       });
       const info: DecryptionInfo = { kid: result.kid, headerSource: result.headerSource };

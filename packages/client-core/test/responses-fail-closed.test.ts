@@ -79,6 +79,13 @@ describe('responses to encrypted requests fail closed and say what arrived', () 
     );
   });
 
+  it('refuses an envelope with a duplicate member, though the last copy of each would decrypt', async () => {
+    const error = await failure(post('reply=duplicate-member'));
+    expect(error.code).toBe('ERR_JWE_INVALID');
+    expect(error.status).toBe(200);
+    expect(error.message).toContain('member "ciphertext" more than once');
+  });
+
   it('names both kids when the answer does not decrypt under our key', async () => {
     const error = await failure(post('reply=wrongkey&kid=svc-2027&status=409'));
     expect(error.code).toBe('ERR_JWE_DECRYPTION_FAILED');

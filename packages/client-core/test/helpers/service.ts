@@ -1,7 +1,8 @@
 // A stand-in for the service on 127.0.0.1 (port 0). It opens requests with npm `jose` (buffered)
 // or the codec's streaming decoder (large uploads), records what arrived, and answers as the
 // path's query asks:
-//   reply=envelope (default) | plain | html | wrongkey | marked-garbage
+//   reply=envelope (default) | plain | html | wrongkey | marked-garbage | duplicate-member
+//                  (duplicate-member: a valid envelope with a decoy "ciphertext" member before the real one)
 //   status=NNN     answer with that status
 //   kid=ID         top-level kid of the reply envelope
 //   refuse=1       answer at once, without reading the body (Node then drains it)
@@ -103,6 +104,7 @@ async function answer(query: URLSearchParams, arrival: Arrival, response: Server
   } else if (reply !== 'plain') {
     const kid = query.get('kid') ?? undefined;
     body = JSON.stringify(await sealWithJose(payload, reply === 'wrongkey' ? OTHER_KEY : SHARED_KEY, kid));
+    if (reply === 'duplicate-member') body = `{"ciphertext":"AAAA",${body.slice(1)}`;
     headers['x-encryption'] = 'JWE';
   }
   response.writeHead(status, headers).end(body);
