@@ -40,7 +40,7 @@ export {
 } from './options.js';
 export { type HeaderValue, readAll, readRequestBody, refuseEarly } from './read-body.js';
 export type { JweRequestInfo } from './request-info.js';
-export { checkMembers, parsePlaintextJson } from './strict-json.js';
+export { checkMembers, type ParsedPlaintext, parsePlaintext, parsePlaintextJson } from './strict-json.js';
 export {
   errorResponse,
   jweInfo,
@@ -48,6 +48,7 @@ export {
   openRequest,
   openRequestBody,
   parseOpenedJson,
+  parseOpenedPlaintext,
   readFilePayload,
   sealResponse,
   type WebExchange,

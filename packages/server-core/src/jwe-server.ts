@@ -3,7 +3,7 @@ import { encryptionRequired, noResponseKey, toHttpError } from './errors.js';
 import { keyForKid, type RecordingResolver, type ResponseKey, recordingResolver } from './keys.js';
 import { type JweServerOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { type JweRequestInfo, PLAIN_INFO } from './request-info.js';
-import { parsePlaintextJson } from './strict-json.js';
+import { type ParsedPlaintext, parsePlaintext } from './strict-json.js';
 
 /** An opened request: what happened to it, and the key its answers are sealed with (if any). */
 export interface Opened {
@@ -83,7 +83,12 @@ export class JweServer {
 
   /** The decrypted body as JSON, strictly unless `strictJson: false`. */
   parseJson(plaintext: Uint8Array): unknown {
-    return parsePlaintextJson(plaintext, this.options.strictJson);
+    return this.parsePlaintext(plaintext).value;
+  }
+
+  /** `parseJson` that also gives the decoded text. */
+  parsePlaintext(plaintext: Uint8Array): ParsedPlaintext {
+    return parsePlaintext(plaintext, this.options.strictJson);
   }
 
   /** Seals an answer body under the request's key and kid: the envelope's JSON text. */
