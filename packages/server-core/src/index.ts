@@ -5,6 +5,7 @@
  */
 
 export { carriesBody, isEncryptedHeader, isJsonType } from './encryption-header.js';
+export { envelopeJson } from './envelope-json.js';
 export { type ErrorBody, errorBody, statusOf } from './error-body.js';
 export {
   encodingUnsupported,

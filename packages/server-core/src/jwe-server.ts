@@ -1,4 +1,5 @@
 import { backendName, type DecryptResult, decryptDetailed, encrypt, encryptSync } from '@jwe-transport/codec';
+import { envelopeJson } from './envelope-json.js';
 import { encryptionRequired, noResponseKey, toHttpError } from './errors.js';
 import { keyForKid, type RecordingResolver, type ResponseKey, recordingResolver } from './keys.js';
 import { type JweServerOptions, type ResolvedOptions, resolveOptions } from './options.js';
@@ -93,12 +94,12 @@ export class JweServer {
 
   /** Seals an answer body under the request's key and kid: the envelope's JSON text. */
   async seal(body: Uint8Array | string, key: ResponseKey): Promise<string> {
-    return this.sealNow(body, key) ?? JSON.stringify(await encrypt(body, key.key, kidOption(key)));
+    return this.sealNow(body, key) ?? envelopeJson(await encrypt(body, key.key, kidOption(key)));
   }
 
   /** `seal` without a promise, where the crypto back end can (Node); else `undefined`. */
   sealNow(body: Uint8Array | string, key: ResponseKey): string | undefined {
-    return SYNC_CRYPTO ? JSON.stringify(encryptSync(body, key.key, kidOption(key))) : undefined;
+    return SYNC_CRYPTO ? envelopeJson(encryptSync(body, key.key, kidOption(key))) : undefined;
   }
 
   /** Whether answers may differ by `X-Encryption`, so caches must keep them apart. */
