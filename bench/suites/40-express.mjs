@@ -6,7 +6,7 @@
 // far less than requests per second when other processes load the machine.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { announce, codec, compareRoutes, KEY, KID, loadNotes, reqPerSecond } from './http-lib.mjs';
+import { announce, byHandRow, codec, compareRoutes, frameworkRow, KEY, KID } from './http-lib.mjs';
 import { report } from './lib.mjs';
 
 const packageJson = new URL('../../packages/express-middleware/package.json', import.meta.url);
@@ -36,34 +36,12 @@ if (process.argv[2] === 'serve') {
     ['express', 'Express 5'],
     ['express4', 'Express 4'],
   ]) {
-    const { ours, reference, oursCpu, referenceCpu, byHand, byHandCpu, envelopeBytes } = await compareRoutes(
-      fileURLToPath(import.meta.url),
-      packageJson,
-      {
-        serveArgs: [flavour],
-        byHandPath: '/by-hand',
-      },
-    );
-    rows.push({
-      case: `${label}: 1 KiB JSON request + answer, encrypted both ways (jwe()) vs plain (express.json())`,
-      ours: reqPerSecond(ours),
-      reference: reqPerSecond(reference),
-      ratio: (ours / reference).toFixed(2),
-      cpu_ratio: (oursCpu / referenceCpu).toFixed(2),
-      target: '>= 0.8',
-      notes:
-        `server CPU per request ${oursCpu.toFixed(0)} vs ${referenceCpu.toFixed(0)} µs (cpu_ratio = ours / plain, lower is better); ` +
-        loadNotes(envelopeBytes),
+    const result = await compareRoutes(fileURLToPath(import.meta.url), packageJson, {
+      serveArgs: [flavour],
+      byHandPath: '/by-hand',
     });
-    rows.push({
-      case: `${label}: jwe() vs express.json() + codec decryptJson/encryptJson by hand`,
-      ours: reqPerSecond(ours),
-      reference: reqPerSecond(byHand),
-      ratio: (ours / byHand).toFixed(2),
-      cpu_ratio: (oursCpu / byHandCpu).toFixed(2),
-      target: '',
-      notes: `server CPU per request ${oursCpu.toFixed(0)} vs ${byHandCpu.toFixed(0)} µs: the middleware's own cost; the rest of the gap to plain JSON is the crypto`,
-    });
+    rows.push(frameworkRow(label, 'jwe()', 'express.json()', result));
+    rows.push(byHandRow(label, 'jwe()', 'express.json()', result));
   }
   report('Express middleware (packages/express-middleware)', rows);
 }

@@ -1,9 +1,11 @@
 // Hono middleware throughput on Node (@hono/node-server): 1 KiB encrypted JSON requests and
 // sealed answers through @jwe-transport/hono-middleware, against a route of the same app that
-// reads c.req.json() without encryption, in the same run. The server runs in a child process.
+// reads c.req.json() without encryption, and against one that opens and seals the envelope with
+// the codec by hand (the middleware's own cost apart from the crypto), in the same run. The
+// server runs in a child process.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { announce, compareRoutes, frameworkRow, KEY, KID } from './http-lib.mjs';
+import { announce, byHandRow, codec, compareRoutes, frameworkRow, KEY, KID } from './http-lib.mjs';
 import { report } from './lib.mjs';
 
 const packageJson = new URL('../../packages/hono-middleware/package.json', import.meta.url);
@@ -17,14 +19,22 @@ async function serve() {
   app.use('/jwe', jwe({ keys: { [KID]: KEY } }));
   app.post('/jwe', async (c) => c.json(await c.req.json()));
   app.post('/plain', async (c) => c.json(await c.req.json()));
+  // The same work written by hand with the codec, to separate the middleware's own cost from the crypto.
+  const { decryptJson, encryptJson } = await codec();
+  app.post('/by-hand', async (c) => {
+    const body = await decryptJson(await c.req.json(), KEY);
+    c.header('X-Encryption', 'JWE');
+    return c.json(await encryptJson(body, KEY, { kid: KID }));
+  });
   listen({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => announce(info.port));
 }
 
 if (process.argv[2] === 'serve') {
   await serve();
 } else {
-  const result = await compareRoutes(fileURLToPath(import.meta.url), packageJson);
+  const result = await compareRoutes(fileURLToPath(import.meta.url), packageJson, { byHandPath: '/by-hand' });
   report('Hono middleware (packages/hono-middleware)', [
     frameworkRow('Hono 4 on @hono/node-server', 'app.use(jwe())', 'c.req.json()', result),
+    byHandRow('Hono 4 on @hono/node-server', 'app.use(jwe())', 'c.req.json()', result),
   ]);
 }

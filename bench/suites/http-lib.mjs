@@ -135,7 +135,7 @@ export const reqPerSecond = (n) => formatOps(n).replace('ops/s', 'req/s');
 export const loadNotes = (envelopeBytes) =>
   `autocannon, ${CONNECTIONS} connections, median of ${ROUNDS} interleaved ${SECONDS} s rounds after a 1 s warm-up; envelope ${envelopeBytes} B`;
 
-/** The suite's one row: requests/s and server CPU per request, ours against the framework's own JSON. */
+/** The main row: requests/s and server CPU per request, ours against the framework's own JSON. */
 export function frameworkRow(label, ours, plainParser, result) {
   const { ours: rps, reference, oursCpu, referenceCpu, envelopeBytes } = result;
   return {
@@ -146,5 +146,25 @@ export function frameworkRow(label, ours, plainParser, result) {
     cpu_ratio: (oursCpu / referenceCpu).toFixed(2),
     target: 'ratio >= 0.8',
     notes: `ratio = req/s ours / plain; cpu_ratio = server CPU per request ours / plain (lower is better). ${loadNotes(envelopeBytes)}`,
+  };
+}
+
+/**
+ * The adapter's own cost: ours against a route that takes the envelope through the framework's
+ * JSON parser and opens and seals it with the codec by hand (`compareRoutes` with `byHandPath`).
+ * What is left of the gap to plain JSON is the crypto and the envelope's text.
+ */
+export function byHandRow(label, ours, byHandRoute, result) {
+  const { ours: rps, oursCpu, byHand, byHandCpu } = result;
+  return {
+    case: `${label}: ${ours} vs ${byHandRoute} + codec decryptJson/encryptJson by hand`,
+    ours: `${reqPerSecond(rps)}, ${oursCpu.toFixed(0)} µs CPU/req`,
+    reference: `${reqPerSecond(byHand)}, ${byHandCpu.toFixed(0)} µs CPU/req`,
+    ratio: (rps / byHand).toFixed(2),
+    cpu_ratio: (oursCpu / byHandCpu).toFixed(2),
+    target: '',
+    notes:
+      "the adapter's own cost over doing the same crypto by hand (cpu_ratio = ours / by hand, lower is better); " +
+      'the by-hand route skips the strict plaintext check and the Vary header',
   };
 }

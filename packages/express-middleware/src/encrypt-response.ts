@@ -1,6 +1,5 @@
 import { encryptSync } from '@jwe-transport/codec';
-import type { ResponseKey } from '@jwe-transport/server-core';
-import { isJsonType } from '@jwe-transport/server-core';
+import { envelopeJson, isJsonType, type ResponseKey } from '@jwe-transport/server-core';
 import type { Response } from 'express';
 
 type Send = (this: Response, body?: unknown) => Response;
@@ -44,7 +43,7 @@ const encryptingSend: Send = function (this: Response, body?: unknown) {
   // Sealing synchronously writes the answer before send() returns, as Express's own send does.
   let envelope: string;
   try {
-    envelope = JSON.stringify(encryptSync(body as string | Uint8Array, state.key.key, options));
+    envelope = envelopeJson(encryptSync(body as string | Uint8Array, state.key.key, options));
   } catch {
     // Never fall back to the plaintext: answer a generic error instead.
     this.statusCode = 500;

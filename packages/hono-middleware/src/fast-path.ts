@@ -3,7 +3,7 @@ import {
   type JweServer,
   type OpenedBody,
   openRequestBody,
-  parseOpenedJson,
+  parseOpenedPlaintext,
   type ResponseKey,
   readAll,
   refuseEarly,
@@ -29,7 +29,8 @@ export async function openHonoRequest(server: JweServer, c: Context): Promise<Op
   if (!incoming || !hasBody || !isEncryptedHeader(header)) return openRequestBody(server, c.req.raw);
   refuseEarly(c.req.header('content-encoding'), c.req.header('content-length'), server.options.limit);
   const opened = await server.openEnvelope(await readAll(incoming, server.options.limit));
-  return { ...opened, body: parseOpenedJson(server, opened) };
+  const { text, value } = parseOpenedPlaintext(server, opened);
+  return { ...opened, text, body: value };
 }
 
 /** Answers sealed by `c.json` itself, which the middleware must not seal again. */
@@ -46,6 +47,7 @@ export function sealJsonAnswers(c: Context, server: JweServer, key: ResponseKey)
     if (envelope === undefined) return (json as (...args: unknown[]) => Response)(value, ...rest);
     c.header('X-Encryption', 'JWE');
     c.header('Content-Type', 'application/json; charset=UTF-8');
+    if (server.variesByEncryption) c.header('Vary', 'X-Encryption', { append: true });
     const response = (c.body as (...args: unknown[]) => Response)(envelope, ...rest);
     sealedByJson.add(response);
     return response;

@@ -49,12 +49,15 @@ function replaceResponse(c: Context, response: Response): void {
 /**
  * Hands the decrypted body to `c.req.json()`, `text()` and `arrayBuffer()` through Hono's body
  * cache. Cheaper than a new `Request`; `c.req.raw` keeps the envelope's request, already read.
+ * Each reader Hono has finds its own key: a missing one is converted through a new `Response`.
  */
-function serveFromCache(c: Context, plaintext: Uint8Array, body: unknown): void {
+function serveFromCache(c: Context, plaintext: Uint8Array, text: string, body: unknown): void {
   const bytes = plaintext.buffer.slice(plaintext.byteOffset, plaintext.byteOffset + plaintext.byteLength);
   // The first key is the one Hono converts from for the other readers: the exact bytes.
   const cache = c.req.bodyCache as Record<string, Promise<unknown>>;
   cache.arrayBuffer = Promise.resolve(bytes);
+  // `c.req.json()` parses the `text` entry (older Hono 4 releases read `json`).
+  cache.text = Promise.resolve(text);
   cache.json = Promise.resolve(body);
 }
 
@@ -74,7 +77,7 @@ export function jwe(options: JweHonoOptions | JweServer): MiddlewareHandler {
     } catch (error) {
       return errorResponse(server, error);
     }
-    if (exchange.plaintext) serveFromCache(c, exchange.plaintext, exchange.body);
+    if (exchange.plaintext) serveFromCache(c, exchange.plaintext, exchange.text ?? '', exchange.body);
     c.set('jwe', exchange.info);
     if (exchange.responseKey) sealJsonAnswers(c, server, exchange.responseKey);
     await next();

@@ -47,6 +47,26 @@ describe('the Hono middleware', () => {
     expect(await decryptJson(await response.json(), KEY)).toEqual({ text: '{"a":[1,2]}' });
   });
 
+  it('gives c.req.json(), text() and arrayBuffer() the same plaintext in one handler, and marks the sealed answer Vary', async () => {
+    const app = new Hono();
+    app.use(jwe({ keys: { k: KEY } }));
+    app.post('/all', async (c) => {
+      const json = await c.req.json();
+      const text = await c.req.text();
+      const bytes = new TextDecoder().decode(await c.req.arrayBuffer());
+      return c.json({ json, text, bytes });
+    });
+    const url = await listen(app);
+    const response = await sealedPost(`${url}/all`, { é: 'ü', n: [1] });
+    expect(response.headers.get('x-encryption')).toBe('JWE');
+    expect(response.headers.get('vary')).toBe('X-Encryption');
+    expect(await decryptJson(await response.json(), KEY)).toEqual({
+      json: { é: 'ü', n: [1] },
+      text: '{"é":"ü","n":[1]}',
+      bytes: '{"é":"ü","n":[1]}',
+    });
+  });
+
   it('answers route errors through jweErrorHandler with a code, sealed for encrypted requests, and reports them', async () => {
     const reported: unknown[] = [];
     const app = new Hono();

@@ -5,6 +5,7 @@
  */
 
 export { carriesBody, isEncryptedHeader, isJsonType } from './encryption-header.js';
+export { envelopeJson } from './envelope-json.js';
 export { type ErrorBody, errorBody, statusOf } from './error-body.js';
 export {
   encodingUnsupported,
@@ -40,7 +41,7 @@ export {
 } from './options.js';
 export { type HeaderValue, readAll, readRequestBody, refuseEarly } from './read-body.js';
 export type { JweRequestInfo } from './request-info.js';
-export { checkMembers, parsePlaintextJson } from './strict-json.js';
+export { checkMembers, type ParsedPlaintext, parsePlaintext, parsePlaintextJson } from './strict-json.js';
 export {
   errorResponse,
   jweInfo,
@@ -48,6 +49,7 @@ export {
   openRequest,
   openRequestBody,
   parseOpenedJson,
+  parseOpenedPlaintext,
   readFilePayload,
   sealResponse,
   type WebExchange,

@@ -1,9 +1,10 @@
 import { backendName, type DecryptResult, decryptDetailed, encrypt, encryptSync } from '@jwe-transport/codec';
+import { envelopeJson } from './envelope-json.js';
 import { encryptionRequired, noResponseKey, toHttpError } from './errors.js';
 import { keyForKid, type RecordingResolver, type ResponseKey, recordingResolver } from './keys.js';
 import { type JweServerOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { type JweRequestInfo, PLAIN_INFO } from './request-info.js';
-import { parsePlaintextJson } from './strict-json.js';
+import { type ParsedPlaintext, parsePlaintext } from './strict-json.js';
 
 /** An opened request: what happened to it, and the key its answers are sealed with (if any). */
 export interface Opened {
@@ -83,17 +84,22 @@ export class JweServer {
 
   /** The decrypted body as JSON, strictly unless `strictJson: false`. */
   parseJson(plaintext: Uint8Array): unknown {
-    return parsePlaintextJson(plaintext, this.options.strictJson);
+    return this.parsePlaintext(plaintext).value;
+  }
+
+  /** `parseJson` that also gives the decoded text. */
+  parsePlaintext(plaintext: Uint8Array): ParsedPlaintext {
+    return parsePlaintext(plaintext, this.options.strictJson);
   }
 
   /** Seals an answer body under the request's key and kid: the envelope's JSON text. */
   async seal(body: Uint8Array | string, key: ResponseKey): Promise<string> {
-    return this.sealNow(body, key) ?? JSON.stringify(await encrypt(body, key.key, kidOption(key)));
+    return this.sealNow(body, key) ?? envelopeJson(await encrypt(body, key.key, kidOption(key)));
   }
 
   /** `seal` without a promise, where the crypto back end can (Node); else `undefined`. */
   sealNow(body: Uint8Array | string, key: ResponseKey): string | undefined {
-    return SYNC_CRYPTO ? JSON.stringify(encryptSync(body, key.key, kidOption(key))) : undefined;
+    return SYNC_CRYPTO ? envelopeJson(encryptSync(body, key.key, kidOption(key))) : undefined;
   }
 
   /** Whether answers may differ by `X-Encryption`, so caches must keep them apart. */

@@ -69,12 +69,18 @@ export function decodeText(bytes: Uint8Array, what: string): string {
   }
 }
 
+/** Decrypted JSON: its text (for handlers that read the body as text) and its value. */
+export interface ParsedPlaintext {
+  readonly text: string;
+  readonly value: unknown;
+}
+
 /**
  * Parses the decrypted body. Empty plaintext is `{}`, as body-parser reads an empty body.
  * With `strict`, duplicate members and `__proto__`/`constructor` keys are a 400.
  */
-export function parsePlaintextJson(plaintext: Uint8Array, strict: boolean): unknown {
-  if (plaintext.length === 0) return {};
+export function parsePlaintext(plaintext: Uint8Array, strict: boolean): ParsedPlaintext {
+  if (plaintext.length === 0) return { text: '', value: {} };
   const text = decodeText(plaintext, 'The decrypted body');
   let value: unknown;
   try {
@@ -83,5 +89,10 @@ export function parsePlaintextJson(plaintext: Uint8Array, strict: boolean): unkn
     throw parseFailed('The decrypted body');
   }
   if (strict && typeof value === 'object' && value !== null) checkMembers(text);
-  return value;
+  return { text, value };
+}
+
+/** `parsePlaintext`'s value alone. */
+export function parsePlaintextJson(plaintext: Uint8Array, strict: boolean): unknown {
+  return parsePlaintext(plaintext, strict).value;
 }

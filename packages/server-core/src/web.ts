@@ -5,6 +5,7 @@ import { fileFromPayload } from './file-payload.js';
 import type { JweServer, Opened, OpenedEnvelope } from './jwe-server.js';
 import { readRequestBody } from './read-body.js';
 import type { JweRequestInfo } from './request-info.js';
+import type { ParsedPlaintext } from './strict-json.js';
 
 /** An opened Web request: the request a handler should read, and the state its answer needs. */
 export interface WebExchange extends Opened {
@@ -33,9 +34,10 @@ function plaintextHeaders(request: Request, length: number): Headers {
   return headers;
 }
 
-/** An opened request body: for an encrypted request, the plaintext and its parsed JSON. */
+/** An opened request body: for an encrypted request, the plaintext, its text and its parsed JSON. */
 export interface OpenedBody extends Opened {
   readonly plaintext?: Uint8Array;
+  readonly text?: string;
   readonly body?: unknown;
 }
 
@@ -53,13 +55,19 @@ export async function openRequestBody(server: JweServer, request: Request): Prom
     request.headers.has('transfer-encoding');
   if (!encrypted || !sent) return server.openPlain(sent);
   const opened = await server.openEnvelope(await readRequestBody(request, server.options.limit));
-  return { ...opened, body: parseOpenedJson(server, opened) };
+  const { text, value } = parseOpenedPlaintext(server, opened);
+  return { ...opened, text, body: value };
 }
 
 /** Parses an authenticated body; a failure is remembered so that `errorResponse` seals its answer. */
 export function parseOpenedJson(server: JweServer, opened: OpenedEnvelope): unknown {
+  return parseOpenedPlaintext(server, opened).value;
+}
+
+/** `parseOpenedJson` that also gives the decoded text. */
+export function parseOpenedPlaintext(server: JweServer, opened: OpenedEnvelope): ParsedPlaintext {
   try {
-    return server.parseJson(opened.plaintext);
+    return server.parsePlaintext(opened.plaintext);
   } catch (error) {
     // Authenticated: from here on even the error answers go out sealed.
     if (typeof error === 'object' && error !== null) afterAuthentication.set(error, opened);
