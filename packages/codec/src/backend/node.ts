@@ -3,7 +3,6 @@ import {
   type Cipher,
   createCipheriv,
   createDecipheriv,
-  createHmac,
   type Decipher,
   randomFillSync,
   timingSafeEqual,
@@ -16,9 +15,10 @@ import {
   toBuffer,
 } from '../encoding/node-base64.js';
 import { unpad } from '../pkcs7.js';
+import { type HmacState, hmacSha256 } from './node-hmac.js';
 import type { CryptoBackend, PreparedKey, SyncPrimitives } from './types.js';
 
-interface NodeKey extends PreparedKey {
+interface NodeKey extends PreparedKey, HmacState {
   readonly macKey: Buffer;
   readonly encKey: Buffer;
   chain?: CbcChain;
@@ -103,13 +103,7 @@ function pooledRandomBytes(length: number): Buffer<ArrayBuffer> {
 }
 
 const syncPrimitives: SyncPrimitives = {
-  hmacSha256(key, parts) {
-    const hmac = createHmac('sha256', (key as NodeKey).macKey);
-    for (const part of parts) hmac.update(part);
-    // A digest returned as a Buffer gets a backing store of its own, which costs more than the
-    // rest of a small message's MAC; as a string it is copied into Buffer's shared pool instead.
-    return Buffer.from(hmac.digest('binary'), 'latin1'); // 'binary' is Latin-1
-  },
+  hmacSha256: (key, parts) => hmacSha256(key as NodeKey, parts),
   aesCbcEncrypt(key, iv, plaintext) {
     const length = typeof plaintext === 'string' ? Buffer.byteLength(plaintext, 'utf8') : plaintext.length;
     if (length <= CHAINED_MAX_BYTES) return chainedCbcEncrypt(key as NodeKey, iv, plaintext, length);
