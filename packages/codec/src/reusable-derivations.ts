@@ -1,27 +1,37 @@
 import type { CryptoBackend, PreparedKey } from './backend/types.js';
 import { setBounded } from './bounded-map.js';
 import { parseProtectedHeader } from './header.js';
-import { type KeyInput, keyBytes } from './key.js';
+import { KEY_BYTES, type KeyInput, keyBytes } from './key.js';
 
 const CACHE_LIMIT = 64;
 /** Longer protected texts are not cached, so the caches stay small whatever peers send. */
 const CACHED_TEXT_MAX = 1024;
 
 /**
- * What the codec derives from recurring inputs and keeps for the next call: prepared keys for
- * shared-key strings, parsed protected headers and AAD bytes for protected texts. Each is a small
- * FIFO cache, so memory stays bounded whatever callers send.
+ * What the codec derives from recurring inputs and keeps for the next call: prepared keys, parsed
+ * protected headers and AAD bytes for protected texts. Each is a small FIFO cache, so memory stays
+ * bounded whatever callers send.
  */
 export function reusableDerivations(backend: CryptoBackend) {
-  // Deriving and importing a key costs more than encrypting 1 KiB; most apps use a handful of
-  // shared-key strings, so remember the prepared form of recent ones.
+  // Preparing a key (deriving it, creating its cipher) costs more than encrypting 1 KiB; most apps
+  // use a handful of keys, so remember the prepared form of recent ones. Raw keys (keyrings hold
+  // them) are remembered by their content, not their identity: a caller may refill an array.
   const preparedByString = new Map<string, PreparedKey | Promise<PreparedKey>>();
+  const preparedByBytes = new Map<string, PreparedKey | Promise<PreparedKey>>();
   const prepare = (key: KeyInput): PreparedKey | Promise<PreparedKey> => {
-    if (typeof key !== 'string') return backend.prepareKey(keyBytes(key));
-    let prepared = preparedByString.get(key);
+    const byString = typeof key === 'string';
+    const id = byString
+      ? key
+      : key instanceof Uint8Array && key.length === KEY_BYTES
+        ? backend.latin1String(key)
+        : undefined;
+    // Anything else is not a key: keyBytes says why.
+    if (id === undefined) return backend.prepareKey(keyBytes(key));
+    const cache = byString ? preparedByString : preparedByBytes;
+    let prepared = cache.get(id);
     if (prepared === undefined) {
       prepared = backend.prepareKey(keyBytes(key));
-      setBounded(preparedByString, key, prepared, CACHE_LIMIT);
+      setBounded(cache, id, prepared, CACHE_LIMIT);
     }
     return prepared;
   };

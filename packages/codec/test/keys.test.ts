@@ -55,6 +55,17 @@ describe.each(backends)('keys, $name back end', ({ codec }) => {
       await expectJweError(() => codec.encrypt('x', 7 as never), 'ERR_KEY_INVALID');
     });
 
+    it('a raw key array refilled with another key between calls is that other key (keys are remembered by content)', async () => {
+      const raw = codec.deriveKey(KEY_A);
+      const first = await codec.encrypt('first', raw);
+      expect(new TextDecoder().decode(await codec.decrypt(first, KEY_A))).toBe('first');
+      raw.set(codec.deriveKey(KEY_B));
+      const second = await codec.encrypt('second', raw);
+      expect(new TextDecoder().decode(await codec.decrypt(second, KEY_B))).toBe('second');
+      await expectJweError(() => codec.decrypt(second, KEY_A), 'ERR_JWE_DECRYPTION_FAILED');
+      await expectJweError(() => codec.decrypt(first, raw), 'ERR_JWE_DECRYPTION_FAILED');
+    });
+
     it('a keyring keeps its own copy: zeroing the caller-owned bytes afterwards changes nothing', async () => {
       const raw = codec.deriveKey(KEY_A);
       const ringed = codec.keyring({ a: raw });
