@@ -15,9 +15,10 @@ const DIGEST = 32;
 /** Up to this many message bytes, copying them once behind the padded key is cheaper than createHmac. */
 const ONE_SHOT_MAX_BYTES = 16 * 1024;
 
-type OneShotHash = (algorithm: string, data: Uint8Array, outputEncoding: 'latin1') => string;
+type OneShotHash = (algorithm: string, data: Uint8Array, outputEncoding: 'binary') => string;
 // crypto.hash arrived in Node 20.12; older Node 20 releases keep createHmac for every size.
-const hash = (nodeCrypto as { hash?: OneShotHash }).hash;
+// (@types/node 20 does not declare it.)
+const hash = (nodeCrypto as unknown as { hash?: OneShotHash }).hash;
 
 /** Per-key state. Reused between calls: everything here runs synchronously, start to end. */
 export interface HmacState {
@@ -40,7 +41,7 @@ function viaCreateHmac(macKey: Buffer, parts: readonly Uint8Array[]): Buffer<Arr
   for (const part of parts) hmac.update(part);
   // As a string the digest is copied into Buffer's shared pool; as a Buffer it would get a
   // backing store of its own, which costs more than the rest of a small message's MAC.
-  return Buffer.from(hmac.digest('latin1'), 'latin1');
+  return Buffer.from(hmac.digest('binary'), 'latin1'); // 'binary' is Latin-1
 }
 
 /** HMAC-SHA-256 of the concatenated `parts` under `state.macKey` (at most 64 bytes). */
@@ -59,6 +60,6 @@ export function hmacSha256(state: HmacState, parts: readonly Uint8Array[]): Buff
     inner.set(part, offset);
     offset += part.length;
   }
-  outer.write(hash('sha256', inner.subarray(0, offset), 'latin1'), BLOCK, 'latin1');
-  return Buffer.from(hash('sha256', outer, 'latin1'), 'latin1');
+  outer.write(hash('sha256', inner.subarray(0, offset), 'binary'), BLOCK, 'latin1');
+  return Buffer.from(hash('sha256', outer, 'binary'), 'latin1');
 }
