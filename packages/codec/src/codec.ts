@@ -13,9 +13,8 @@ import {
   type MissingProtectedPolicy,
   pickKid,
   protectedCandidates,
-  resolveKey,
 } from './header-rules.js';
-import type { KeyInput, KeyResolver } from './key.js';
+import { type KeyInput, type KeyResolver, unknownKid } from './key.js';
 import { paddedLength } from './pkcs7.js';
 import { reusableDerivations } from './reusable-derivations.js';
 import { IV_BYTES } from './sizes.js';
@@ -198,15 +197,20 @@ export function bindCodec(backend: CryptoBackend) {
   const opensNow = (key: KeyInput | KeyResolver): key is KeyInput =>
     backend.sync !== undefined && typeof key !== 'function';
 
+  /** The synchronous half of opening: the key is known and the back end has synchronous crypto. */
+  function openReadNow(opening: ReturnType<typeof readForOpening>, key: KeyInput): DecryptResult {
+    const { header, kid, hasProtected, iv, ciphertext, tag, aads } = opening;
+    const prepared = prepare(key) as PreparedKey;
+    const { plaintext, aadIndex } = openSync(backend, backend.sync!, prepared, aads, iv, ciphertext, tag);
+    return { plaintext, header, kid, headerSource: headerSourceOf(hasProtected, aadIndex) };
+  }
+
   /**
    * `decryptDetailed` without a promise, where the back end has synchronous crypto and the key is
    * given rather than resolved: the common case needs no promise but the one its caller returns.
    */
   function openNow(input: EnvelopeInput, key: KeyInput, options: DecryptOptions = {}): DecryptResult {
-    const { header, kid, hasProtected, iv, ciphertext, tag, aads } = readForOpening(input, options);
-    const prepared = prepare(key) as PreparedKey;
-    const { plaintext, aadIndex } = openSync(backend, backend.sync!, prepared, aads, iv, ciphertext, tag);
-    return { plaintext, header, kid, headerSource: headerSourceOf(hasProtected, aadIndex) };
+    return openReadNow(readForOpening(input, options), key);
   }
 
   async function decryptDetailed(
@@ -215,11 +219,16 @@ export function bindCodec(backend: CryptoBackend) {
     options: DecryptOptions = {},
   ): Promise<DecryptResult> {
     if (opensNow(key)) return openNow(input, key, options);
-    const { header, kid, hasProtected, iv, ciphertext, tag, aads } = readForOpening(input, options);
-    const prepared = await prepare(typeof key === 'function' ? await resolveKey(key, kid, header) : key);
-    const { plaintext, aadIndex } = backend.sync
-      ? openSync(backend, backend.sync, prepared, aads, iv, ciphertext, tag)
-      : await open(backend, prepared, aads, iv, ciphertext, tag);
+    const opening = readForOpening(input, options);
+    const { header, kid, hasProtected, iv, ciphertext, tag, aads } = opening;
+    const found = typeof key === 'function' ? key(kid, header) : key;
+    // Key maps answer at once; waiting only for resolvers that return a promise keeps their
+    // envelopes as cheap to open as with a key given directly.
+    const resolved = found instanceof Promise ? await found : found;
+    if (resolved === undefined) throw unknownKid(kid);
+    if (backend.sync) return openReadNow(opening, resolved);
+    const prepared = await prepare(resolved);
+    const { plaintext, aadIndex } = await open(backend, prepared, aads, iv, ciphertext, tag);
     return { plaintext, header, kid, headerSource: headerSourceOf(hasProtected, aadIndex) };
   }
 
@@ -239,7 +248,7 @@ export function bindCodec(backend: CryptoBackend) {
   ): Promise<T> {
     const plaintext = opensNow(key)
       ? openNow(input, key, options).plaintext
-      : await decrypt(input, key, options);
+      : (await decryptDetailed(input, key, options)).plaintext;
     const text = decodeUtf8(plaintext, 'The decrypted payload');
     try {
       return JSON.parse(text) as T;
@@ -255,7 +264,7 @@ export function bindCodec(backend: CryptoBackend) {
   ): Promise<Uint8Array<ArrayBuffer>> {
     const plaintext = opensNow(key)
       ? openNow(input, key, options).plaintext
-      : await decrypt(input, key, options);
+      : (await decryptDetailed(input, key, options)).plaintext;
     return parseFilePayload(backend, plaintext);
   }
 

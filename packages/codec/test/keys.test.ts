@@ -95,6 +95,23 @@ describe.each(backends)('keys, $name back end', ({ codec }) => {
       expect(new TextDecoder().decode(plaintext)).toBe('async');
     });
 
+    it('a resolver that throws, synchronously or not, rejects the promise rather than throwing from decrypt', async () => {
+      const envelope = await codec.encrypt('x', KEY_A, { kid: 'a' });
+      const failure = new Error('vault unreachable');
+      const sync = () => {
+        throw failure;
+      };
+      const pending = codec.decrypt(envelope, sync);
+      await expect(pending).rejects.toBe(failure);
+      await expect(codec.decrypt(envelope, async () => Promise.reject(failure))).rejects.toBe(failure);
+    });
+
+    it('a synchronous resolver answering undefined is ERR_KEY_UNKNOWN, as an async one is', async () => {
+      const envelope = await codec.encrypt('x', KEY_A, { kid: 'gone' });
+      await expectJweError(() => codec.decrypt(envelope, () => undefined), 'ERR_KEY_UNKNOWN');
+      await expectJweError(() => codec.decrypt(envelope, async () => undefined), 'ERR_KEY_UNKNOWN');
+    });
+
     it('a kid the resolver does not know is ERR_KEY_UNKNOWN naming the kid', async () => {
       const envelope = await codec.encrypt('x', KEY_A, { kid: 'retired-2023' });
       const error = await expectJweError(() => codec.decrypt(envelope, () => undefined), 'ERR_KEY_UNKNOWN');
