@@ -21,6 +21,10 @@ import { IV_BYTES } from './sizes.js';
 
 export type { HeaderSource, MissingProtectedPolicy } from './header-rules.js';
 
+/** Promises and other thenables a key resolver may return. */
+const isPromiseLike = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> =>
+  typeof (value as PromiseLike<T> | null | undefined)?.then === 'function';
+
 export interface EncryptOptions {
   /** Key id sent as the envelope's top-level `kid` member (not authenticated; it only selects a key). */
   kid?: string;
@@ -194,23 +198,52 @@ export function bindCodec(backend: CryptoBackend) {
     return { header, kid, hasProtected, iv, ciphertext, tag, aads };
   }
 
-  const opensNow = (key: KeyInput | KeyResolver): key is KeyInput =>
-    backend.sync !== undefined && typeof key !== 'function';
+  type Opening = ReturnType<typeof readForOpening>;
 
   /** The synchronous half of opening: the key is known and the back end has synchronous crypto. */
-  function openReadNow(opening: ReturnType<typeof readForOpening>, key: KeyInput): DecryptResult {
+  function openReadNow(opening: Opening, key: KeyInput): DecryptResult {
     const { header, kid, hasProtected, iv, ciphertext, tag, aads } = opening;
     const prepared = prepare(key) as PreparedKey;
     const { plaintext, aadIndex } = openSync(backend, backend.sync!, prepared, aads, iv, ciphertext, tag);
     return { plaintext, header, kid, headerSource: headerSourceOf(hasProtected, aadIndex) };
   }
 
+  async function openReadLater(opening: Opening, key: KeyInput): Promise<DecryptResult> {
+    const { header, kid, hasProtected, iv, ciphertext, tag, aads } = opening;
+    const prepared = await prepare(key);
+    const { plaintext, aadIndex } = await open(backend, prepared, aads, iv, ciphertext, tag);
+    return { plaintext, header, kid, headerSource: headerSourceOf(hasProtected, aadIndex) };
+  }
+
+  function openWith(opening: Opening, key: KeyInput | undefined): DecryptResult | Promise<DecryptResult> {
+    if (key === undefined) throw unknownKid(opening.kid);
+    return backend.sync ? openReadNow(opening, key) : openReadLater(opening, key);
+  }
+
   /**
-   * `decryptDetailed` without a promise, where the back end has synchronous crypto and the key is
-   * given rather than resolved: the common case needs no promise but the one its caller returns.
+   * Opens an envelope at once where nothing needs waiting for: synchronous crypto (node:crypto) and
+   * a key that is given or resolved without a promise (a key map). Otherwise a promise. May throw;
+   * every public caller is async, so a throw reaches users as a rejection.
    */
-  function openNow(input: EnvelopeInput, key: KeyInput, options: DecryptOptions = {}): DecryptResult {
-    return openReadNow(readForOpening(input, options), key);
+  function openEnvelope(
+    input: EnvelopeInput,
+    key: KeyInput | KeyResolver,
+    options: DecryptOptions,
+  ): DecryptResult | Promise<DecryptResult> {
+    const opening = readForOpening(input, options);
+    const found = typeof key === 'function' ? key(opening.kid, opening.header) : key;
+    return isPromiseLike(found)
+      ? Promise.resolve(found).then((resolved) => openWith(opening, resolved))
+      : openWith(opening, found);
+  }
+
+  async function decrypt(
+    input: EnvelopeInput,
+    key: KeyInput | KeyResolver,
+    options: DecryptOptions = {},
+  ): Promise<Uint8Array<ArrayBuffer>> {
+    const result = openEnvelope(input, key, options);
+    return (result instanceof Promise ? await result : result).plaintext;
   }
 
   async function decryptDetailed(
@@ -218,27 +251,7 @@ export function bindCodec(backend: CryptoBackend) {
     key: KeyInput | KeyResolver,
     options: DecryptOptions = {},
   ): Promise<DecryptResult> {
-    if (opensNow(key)) return openNow(input, key, options);
-    const opening = readForOpening(input, options);
-    const { header, kid, hasProtected, iv, ciphertext, tag, aads } = opening;
-    const found = typeof key === 'function' ? key(kid, header) : key;
-    // Key maps answer at once; waiting only for resolvers that return a promise keeps their
-    // envelopes as cheap to open as with a key given directly.
-    const resolved = found instanceof Promise ? await found : found;
-    if (resolved === undefined) throw unknownKid(kid);
-    if (backend.sync) return openReadNow(opening, resolved);
-    const prepared = await prepare(resolved);
-    const { plaintext, aadIndex } = await open(backend, prepared, aads, iv, ciphertext, tag);
-    return { plaintext, header, kid, headerSource: headerSourceOf(hasProtected, aadIndex) };
-  }
-
-  async function decrypt(
-    input: EnvelopeInput,
-    key: KeyInput | KeyResolver,
-    options?: DecryptOptions,
-  ): Promise<Uint8Array<ArrayBuffer>> {
-    return (opensNow(key) ? openNow(input, key, options) : await decryptDetailed(input, key, options))
-      .plaintext;
+    return openEnvelope(input, key, options);
   }
 
   async function decryptJson<T = unknown>(
@@ -246,9 +259,8 @@ export function bindCodec(backend: CryptoBackend) {
     key: KeyInput | KeyResolver,
     options?: DecryptOptions,
   ): Promise<T> {
-    const plaintext = opensNow(key)
-      ? openNow(input, key, options).plaintext
-      : (await decryptDetailed(input, key, options)).plaintext;
+    const result = openEnvelope(input, key, options ?? {});
+    const { plaintext } = result instanceof Promise ? await result : result;
     const text = decodeUtf8(plaintext, 'The decrypted payload');
     try {
       return JSON.parse(text) as T;
@@ -262,10 +274,8 @@ export function bindCodec(backend: CryptoBackend) {
     key: KeyInput | KeyResolver,
     options?: DecryptOptions,
   ): Promise<Uint8Array<ArrayBuffer>> {
-    const plaintext = opensNow(key)
-      ? openNow(input, key, options).plaintext
-      : (await decryptDetailed(input, key, options)).plaintext;
-    return parseFilePayload(backend, plaintext);
+    const result = openEnvelope(input, key, options ?? {});
+    return parseFilePayload(backend, (result instanceof Promise ? await result : result).plaintext);
   }
 
   return {

@@ -106,6 +106,13 @@ describe.each(backends)('keys, $name back end', ({ codec }) => {
       await expect(codec.decrypt(envelope, async () => Promise.reject(failure))).rejects.toBe(failure);
     });
 
+    it('a resolver may return any thenable, not only a native promise', async () => {
+      const envelope = await codec.encrypt('thenable', KEY_A, { kid: 'a' });
+      const thenable = { then: (resolve: (key: string) => void) => resolve(KEY_A) };
+      const resolver = () => thenable as unknown as Promise<string>;
+      expect(new TextDecoder().decode(await codec.decrypt(envelope, resolver))).toBe('thenable');
+    });
+
     it('a synchronous resolver answering undefined is ERR_KEY_UNKNOWN, as an async one is', async () => {
       const envelope = await codec.encrypt('x', KEY_A, { kid: 'gone' });
       await expectJweError(() => codec.decrypt(envelope, () => undefined), 'ERR_KEY_UNKNOWN');
