@@ -17,3 +17,10 @@ export {
   type JweResponseResolver,
 } from './http.js';
 export type { JweRequestFacts } from './open-request.js';
+export { type SealablePlaintext, type SealOptions, sealedEnvelope } from './sealed-envelope.js';
+export {
+  type SignedDelivery,
+  type SignedDeliveryOptions,
+  signedDelivery,
+  WEBHOOK_SIGNATURE_HEADER,
+} from './signed-delivery.js';

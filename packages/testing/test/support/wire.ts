@@ -1,4 +1,4 @@
-import type { SetupServerApi } from 'msw/node';
+import type { SetupServer } from 'msw/node';
 
 /** What crossed the mocked wire: each request and answer as the client sent and received it. */
 export interface WireRecord {
@@ -10,7 +10,7 @@ export interface WireRecord {
  * Records the wire through MSW's life-cycle events (the request before any handler opened it,
  * the answer after the handler sealed it), so tests can show that nothing went out in clear.
  */
-export function recordWire(server: SetupServerApi): WireRecord & { settled(): Promise<void>; stop(): void } {
+export function recordWire(server: SetupServer): WireRecord & { settled(): Promise<void>; stop(): void } {
   const record: WireRecord = { requests: [], responses: [] };
   const pending: Promise<void>[] = [];
   const onRequest = ({ request }: { request: Request }) => {
