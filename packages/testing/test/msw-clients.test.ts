@@ -156,6 +156,20 @@ describe.each(Object.keys(CLIENTS))('%s against createJweHttp in Node', (name) =
     expect(wire.requests[0]!.body).not.toContain('scan.pdf');
   });
 
+  it('takes a file above the stream threshold (9 MiB, sealed as a stream) as bytes too', async () => {
+    const bytes = new Uint8Array(9 * 1024 * 1024).map((_, i) => (i % 253) + 1);
+    let received: Uint8Array | undefined;
+    server.use(
+      jweHttp.post(`${API}/mr/api/v2/docs`, async ({ request }) => {
+        received = new Uint8Array(await request.arrayBuffer());
+        return HttpResponse.json({ size: received.length });
+      }),
+    );
+    const outcome = await client.postFile(`${API}/mr/api/v2/docs`, bytes, 'big.bin');
+    expect(outcome).toEqual({ kind: 'answer', status: 200, body: { size: bytes.length } });
+    expect(received && Buffer.compare(received, bytes)).toBe(0);
+  });
+
   it('is refused with 400 ERR_JWE_DECRYPTION_FAILED under a wrong key; the resolver never runs', async () => {
     let called = false;
     server.use(
