@@ -119,10 +119,12 @@ describe('undici request() with jweInterceptor on createJweMockAgent', () => {
 
   it('takes a file above the stream threshold (9 MiB, sealed as a stream) as bytes too', async () => {
     const bytes = new Uint8Array(9 * 1024 * 1024).map((_, i) => (i % 253) + 1);
+    const form = new FormData();
+    form.set('file', new Blob([bytes]), 'big.bin');
     const { statusCode, body } = await request(`${API}/mr/api/v2/docs`, {
       dispatcher: api,
       method: 'POST',
-      body: new Blob([bytes]),
+      body: form,
     });
     expect(statusCode).toBe(200);
     expect(await body.json()).toEqual({ size: bytes.length });
