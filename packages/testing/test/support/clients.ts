@@ -78,9 +78,9 @@ export function kyClient(keys: ClientKeys): TestClient {
   };
 }
 
-/** axios (Node http adapter) with the interceptor: non-2xx answers are AxiosErrors with opened data. */
-export function axiosClient(keys: ClientKeys): TestClient {
-  const api = axios.create();
+/** axios with the interceptor: non-2xx answers are AxiosErrors with opened data. */
+export function axiosClient(keys: ClientKeys, adapter: 'http' | 'fetch' = 'http'): TestClient {
+  const api = axios.create({ adapter });
   useJwe(api, keys);
   const call = async (send: () => Promise<{ status: number; data: unknown }>): Promise<Outcome> => {
     try {
