@@ -1,4 +1,4 @@
-import { CliError } from '../cli-error.js';
+import { InspectError } from './errors.js';
 import {
   type HttpMessage,
   isMarkedEncrypted,
@@ -42,8 +42,8 @@ export function looksLikeEnvelope(body: string): boolean {
   return isCompactText(text);
 }
 
-function notAnEnvelope(message: string): CliError {
-  return new CliError('ERR_NOT_AN_ENVELOPE', message);
+function notAnEnvelope(message: string): InspectError {
+  return new InspectError('ERR_NOT_AN_ENVELOPE', message);
 }
 
 /**
@@ -101,7 +101,7 @@ export function requireEnvelopeBody(message: HttpMessage): string {
   const marked = isMarkedEncrypted(message.headers)
     ? ' although the message is marked X-Encryption: JWE'
     : '';
-  throw new CliError(
+  throw new InspectError(
     'ERR_NOT_AN_ENVELOPE',
     `The body of "${message.startLine}" is not an envelope${marked}: ${body === '' ? 'it is empty' : 'it is neither flattened JSON with iv, ciphertext and tag nor a compact JWE'}.`,
   );
