@@ -1,4 +1,4 @@
-import { isJweError, type JweErrorCode } from '@jwe-transport/codec';
+import { isJweError, type JweErrorCode, JweTransportError } from '@jwe-transport/codec';
 import { type InspectErrorCode, isInspectError } from '@jwe-transport/inspect-core';
 import { EXIT, type ExitCode } from './exit-codes.js';
 
@@ -15,14 +15,13 @@ export type CliErrorCode =
  * A failure to report to the user: a stable `code`, the exit code, and a message that says what to
  * do next. Messages never contain key material or plaintext.
  */
-export class CliError extends Error {
-  readonly code: CliErrorCode | JweErrorCode;
+export class CliError extends JweTransportError {
+  declare readonly code: CliErrorCode | JweErrorCode;
   readonly exitCode: ExitCode;
 
   constructor(code: CliErrorCode | JweErrorCode, message: string, exitCode: ExitCode = EXIT.USAGE) {
-    super(message);
+    super(code, message);
     this.name = 'CliError';
-    this.code = code;
     this.exitCode = exitCode;
   }
 }

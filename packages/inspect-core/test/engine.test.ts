@@ -1,4 +1,4 @@
-import { encryptFile, encryptJson } from '@jwe-transport/codec';
+import { encryptFile, encryptJson, isJweTransportError } from '@jwe-transport/codec';
 import { describe, expect, it } from 'vitest';
 import {
   analyzeHar,
@@ -70,6 +70,14 @@ describe('classifyInput', () => {
     expect(http.kind === 'http' && http.message.method).toBe('POST');
     expect(classifyInput('{"log":{"entries":[]}}', 'x').kind).toBe('har');
     expect(() => classifyInput('hello', 'The input')).toThrow(InspectError);
+    let thrown: unknown;
+    try {
+      classifyInput('hello', 'The input');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isJweTransportError(thrown)).toBe(true);
+    expect((thrown as InspectError).code).toBe('ERR_NOT_AN_ENVELOPE');
   });
 });
 
