@@ -1,7 +1,9 @@
 import { decryptWithKeys } from './decrypt-with-keys.js';
+import { diagnose } from './diagnose.js';
 import { headerSourceNote } from './format.js';
 import { type HarEntryView, readHarEntry } from './har.js';
 import type { KeySet } from './keys.js';
+import { readLooseEnvelope } from './loose-envelope.js';
 import { classifyPlaintext, type Payload } from './payload.js';
 
 /** What became of one request or response body. */
@@ -66,12 +68,40 @@ async function outcomeOf(
     };
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
+    const message = error instanceof Error ? error.message : String(error);
     return {
       kind: 'failed',
       code: typeof code === 'string' ? code : 'ERR_INPUT',
-      reason: error instanceof Error ? error.message : String(error),
+      reason: code === 'ERR_JWE_DECRYPTION_FAILED' ? failureReason(side.text.trim(), keys) : message,
     };
   }
+}
+
+/**
+ * One line on why an envelope did not open, for a table row: what the envelope itself shows
+ * (a cut-off ciphertext, a 32-byte tag, non-canonical base64url), else whether its kid names a
+ * key that was not given, else the honest "wrong key or modified" (which cannot be told apart).
+ */
+export function failureReason(text: string, keys: KeySet): string {
+  let report: ReturnType<typeof diagnose>['report'] | undefined;
+  try {
+    report = diagnose(readLooseEnvelope(text)).report;
+  } catch {
+    report = undefined;
+  }
+  const shown =
+    report?.diagnostics.find((d) => d.severity === 'error') ??
+    report?.diagnostics.find((d) => d.code === 'BASE64URL_NONCANONICAL');
+  if (shown) return shown.message;
+  const kid = report?.kid ?? null;
+  const kids = keys.entries.flatMap((entry) => (entry.kid === undefined ? [] : [entry.kid]));
+  if (kid !== null && kids.length > 0 && !kids.includes(kid)) {
+    return `Its kid "${kid}" names none of the keys given, and no key given authenticated it: the sender used another key.`;
+  }
+  return (
+    `No key given authenticated it${kid === null ? '' : ` (kid "${kid}")`}: a wrong key or an envelope modified on the way; ` +
+    'the two cannot be told apart. Open the entry for what is ruled out.'
+  );
 }
 
 /** Every entry of a HAR file with the outcome of its request and response bodies, in order. */

@@ -37,6 +37,7 @@ export {
   type AnalyzeHarOptions,
   analyzeHar,
   type BodyOutcome,
+  failureReason,
   type HarAnalysis,
   type HarRow,
   outcomeLabel,
