@@ -1,3 +1,4 @@
+import { isCompactText, isEnvelopeObject, isHar } from './classify-shapes.js';
 import { InspectError } from './errors.js';
 import {
   type HttpMessage,
@@ -5,7 +6,10 @@ import {
   looksLikeHttpMessage,
   parseHttpMessage,
 } from './http-message.js';
+import { envelopeInLogLine } from './log-line.js';
 import { isObject } from './object.js';
+
+export { isCompactText, isEnvelopeObject, isHar } from './classify-shapes.js';
 
 /** What an input turned out to be; each kind is decrypted and shown in its own way. */
 export type ClassifiedInput =
@@ -13,21 +17,6 @@ export type ClassifiedInput =
   | { kind: 'compact'; text: string }
   | { kind: 'http'; message: HttpMessage }
   | { kind: 'har'; document: Record<string, unknown> };
-
-const COMPACT = /^[A-Za-z0-9_=-]*\.[A-Za-z0-9_=-]*\.[A-Za-z0-9_=-]*\.[A-Za-z0-9_=-]*\.[A-Za-z0-9_=-]*$/;
-const ENVELOPE_MEMBERS = ['iv', 'ciphertext', 'tag'];
-
-export function isHar(value: unknown): value is Record<string, unknown> {
-  return isObject(value) && isObject(value.log) && Array.isArray(value.log.entries);
-}
-
-export function isEnvelopeObject(value: unknown): value is Record<string, unknown> {
-  return isObject(value) && ENVELOPE_MEMBERS.every((name) => name in value);
-}
-
-export function isCompactText(text: string): boolean {
-  return COMPACT.test(text);
-}
 
 /** True when a captured body is an envelope in either serialization (used to spot encrypted HAR bodies). */
 export function looksLikeEnvelope(body: string): boolean {
@@ -88,6 +77,9 @@ export function classifyInput(raw: string, name: string): ClassifiedInput {
   }
   if (looksLikeHttpMessage(text)) return { kind: 'http', message: parseHttpMessage(text) };
   if (isCompactText(text)) return { kind: 'compact', text };
+  const inLine = envelopeInLogLine(text);
+  if (inLine !== undefined)
+    return inLine.startsWith('{') ? { kind: 'envelope', text: inLine } : { kind: 'compact', text: inLine };
   throw notAnEnvelope(
     `${name} is not an envelope: expected flattened JSON ({"protected", "iv", "ciphertext", "tag"}), ` +
       'a compact JWE (five dot-separated parts), a captured HTTP message or a HAR file.',

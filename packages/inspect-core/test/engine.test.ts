@@ -155,3 +155,26 @@ describe('HAR analysis and exports', () => {
     expect(har.log.entries[0]!.request.headers[0]!.value).toBe('Bearer secret-token');
   });
 });
+
+describe('log lines', () => {
+  it('finds an envelope in a log line: as JSON, escaped inside a quoted string, or as a compact token', async () => {
+    const keys = parseKeyText(DOC_KEY, 'k');
+    const escaped = JSON.stringify({ level: 'info', body: JWCRYPTO_REQUEST });
+    const compact =
+      'eyJhbGciOiJkaXIiLCJlbmMiOiJBMTI4Q0JDLUhTMjU2In0..oAvH6vVV_UYK7vrYsj2b8A.T0jZQGWh6WP_TMz_1aUyqm06FGxi8FdQVK-0eleFDD7OBhxr3Bt2a1gt4OtbpuSn.LW3ikoOIGvtDY4TeH_ezfg';
+    for (const line of [
+      `2026-11-26T10:00:00Z WARN upstream 400 body=${JWCRYPTO_REQUEST} took=42ms`,
+      `2026-11-26T10:00:00Z ${escaped}`,
+      `curl -d '${compact}' -H 'X-Encryption: JWE'`,
+    ]) {
+      const input = classifyInput(line, 'The log line');
+      expect(input.kind === 'envelope' || input.kind === 'compact').toBe(true);
+      const text = input.kind === 'envelope' || input.kind === 'compact' ? input.text : '';
+      const { payload } = await inspectEnvelope(text, keys);
+      expect(payload?.type === 'json' && payload.value).toEqual(DOC_PLAINTEXT);
+    }
+    expect(() => classifyInput('2026-11-26 INFO nothing {"a": 1} here', 'The log line')).toThrow(
+      /not an envelope/,
+    );
+  });
+});

@@ -32,7 +32,7 @@ function fileView(
   else if (media.mediaType.startsWith('image/'))
     preview = h('img', { src: url, alt: `The decrypted ${media.description}` });
   else if (media.mediaType === 'application/pdf')
-    preview = h('iframe', { src: url, title: 'The decrypted PDF document', sandbox: '' });
+    preview = h('iframe', { src: url, title: 'The decrypted PDF document' });
   return h(
     'div',
     { class: 'file' },

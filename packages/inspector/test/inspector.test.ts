@@ -96,6 +96,18 @@ describe('the inspector page in headless Chromium, from file://', () => {
     await page.getByLabel('Mask identifiers').uncheck();
   });
 
+  it('opens an envelope inside a raw HTTP request and inside a log line', async () => {
+    const http = `POST /v1/records HTTP/1.1\r\nHost: api.example.test\r\nX-Encryption: JWE\r\nContent-Type: application/json\r\n\r\n${DOTNET_REQUEST}`;
+    const fromHttp = await inspect(http, DOC_KEY);
+    expect(fromHttp).toContain('HTTP message: POST /v1/records HTTP/1.1');
+    expect(fromHttp).toContain('aadhaar_number: "123456789012"');
+    const fromLog = await inspect(
+      `2026-11-26T10:00:00Z WARN upstream 400 body=${JWCRYPTO_REQUEST} took=42ms`,
+      DOC_KEY,
+    );
+    expect(fromLog).toContain('Opened: the tag verified');
+  });
+
   it('diagnoses the 32-byte-tag response sample instead of opening it', async () => {
     const text = await inspect(FULL_TAG_RESPONSE, DOC_KEY);
     expect(text).not.toContain('Opened:');
