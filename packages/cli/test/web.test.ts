@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -130,5 +130,18 @@ describe('jwe-transport web', () => {
     const exited = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+
+  it('ships the page inside the CLI package, so `npx -p @jwe-transport/cli jwe-transport web` needs nothing else', () => {
+    const packed = spawnSync('npm', ['pack', '--dry-run', '--json'], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      encoding: 'utf8',
+    });
+    expect(packed.status).toBe(0);
+    const files = (JSON.parse(packed.stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map(
+      (file) => file.path,
+    );
+    expect(files).toContain('dist/inspector.html');
+    expect(files).toContain('dist/bin.js');
   });
 });
