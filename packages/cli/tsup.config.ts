@@ -17,7 +17,8 @@ rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 
 export default defineConfig([
   // The library entry: `run(argv, io)` for embedding and tests, published as ESM + CJS + types.
-  { ...shared, entry: ['src/index.ts'], format: ['esm', 'cjs'], dts: true, clean: false },
+  // shims: the CJS build gets import.meta.url from __filename, which `web` needs to find inspector.html.
+  { ...shared, entry: ['src/index.ts'], format: ['esm', 'cjs'], dts: true, clean: false, shims: true },
   // The executable: one ESM file behind the `bin` entry.
   {
     ...shared,

@@ -1,71 +1,22 @@
-import { decryptDetailed, type HeaderSource, isJweError, TAG_BYTES } from '@jwe-transport/codec';
-import { CliError } from './cli-error.js';
-import { EXIT } from './exit-codes.js';
-import { type KeyEntry, type KeySet, keysToTry } from './keys.js';
+import {
+  type DecryptedEnvelope,
+  decryptionFailedError as engineDecryptionFailedError,
+  decryptWithKeys as engineDecryptWithKeys,
+} from '@jwe-transport/inspect-core';
+import { type CliError, toCliError } from './cli-error.js';
+import type { KeySet } from './keys.js';
 
-export interface DecryptedEnvelope {
-  plaintext: Uint8Array;
-  /** The kid the envelope names (unauthenticated), if any. */
-  kid: string | undefined;
-  /** The kid of the key that authenticated it, when the keys were given as a kid=key list. */
-  keyKid: string | undefined;
-  headerSource: HeaderSource;
-  /** The envelope named a kid but a different listed key authenticated it. */
-  kidMismatch: boolean;
-}
+export type { DecryptedEnvelope } from '@jwe-transport/inspect-core';
 
 export const INSPECT_HINT =
   'Run `jwe-transport inspect` on the same input with the same key to see which causes can be ruled out.';
 
-/** The tag's length is public, so naming a wrong one is no oracle; it is the most common sender bug. */
-function tagLengthHint(envelopeText: string | undefined): string {
-  if (envelopeText === undefined) return '';
-  const tag = envelopeText.startsWith('{')
-    ? /"tag"\s*:\s*"([^"]*)"/.exec(envelopeText)?.[1]
-    : envelopeText.split('.')[4];
-  if (tag === undefined) return '';
-  const bytes = Math.floor((tag.replace(/=+$/, '').length * 3) / 4);
-  if (bytes === TAG_BYTES) return '';
-  const likely = bytes === 32 ? ' (most likely the full, untruncated HMAC-SHA-256)' : '';
-  return ` Its tag is ${bytes} bytes instead of ${TAG_BYTES}${likely}.`;
-}
-
+/** The engine's failure, with the CLI's next step appended and the CLI's exit code. */
 export function decryptionFailedError(keyCount: number, envelopeText?: string): CliError {
-  const tried = `${keyCount > 1 ? ` None of the ${keyCount} keys given authenticated it.` : ''}${tagLengthHint(envelopeText)}`;
-  return new CliError(
-    'ERR_JWE_DECRYPTION_FAILED',
-    'The envelope did not authenticate: either the key is not the one the sender used, or the envelope ' +
-      `was modified or truncated on the way (the two cannot be told apart).${tried} ${INSPECT_HINT}`,
-    EXIT.FAILED,
-  );
+  return toCliError(engineDecryptionFailedError(keyCount, envelopeText, INSPECT_HINT));
 }
 
-/**
- * Decrypts one envelope (flattened JSON text or compact) with the given keys: the key listed under
- * the envelope's kid first, then the others. Only authentication failures move on to the next
- * key; a malformed envelope fails at once, whatever the key.
- */
-export async function decryptWithKeys(envelopeText: string, keys: KeySet): Promise<DecryptedEnvelope> {
-  let order: KeyEntry[] = keys.entries;
-  // The first attempt goes through a resolver, which is how the codec tells us the envelope's kid.
-  const pickFirst = (envelopeKid: string | undefined) => {
-    order = keysToTry(keys, envelopeKid);
-    return order[0]!.key;
-  };
-  for (let attempt = 0; attempt < order.length; attempt++) {
-    try {
-      const result = await decryptDetailed(envelopeText, attempt === 0 ? pickFirst : order[attempt]!.key);
-      const used = order[attempt]!;
-      return {
-        plaintext: result.plaintext,
-        kid: result.kid,
-        keyKid: used.kid,
-        headerSource: result.headerSource,
-        kidMismatch: result.kid !== undefined && used.kid !== undefined && used.kid !== result.kid,
-      };
-    } catch (error) {
-      if (!isJweError(error) || error.code !== 'ERR_JWE_DECRYPTION_FAILED') throw error;
-    }
-  }
-  throw decryptionFailedError(keys.entries.length, envelopeText);
+/** The engine's decryptWithKeys; a failure message ends with the CLI's pointer to `inspect`. */
+export function decryptWithKeys(envelopeText: string, keys: KeySet): Promise<DecryptedEnvelope> {
+  return engineDecryptWithKeys(envelopeText, keys, { failureHint: INSPECT_HINT });
 }

@@ -29,6 +29,7 @@ Commands:
   inspect   show the header, part lengths and diagnostics; with a key, verify and explain failures
   compact   flattened JSON envelope -> compact protected..iv.ciphertext.tag
   expand    compact JWE -> flattened JSON envelope
+  web       serve the envelope inspector page on 127.0.0.1 and open it in a browser
 
 FILE is read from standard input when it is - or left out.
 
@@ -45,6 +46,7 @@ Examples:
   jwe-transport inspect response.json
   jwe-transport encrypt body.json --kid k1 > envelope.json
   jwe-transport encrypt --file report.pdf --out upload.json
+  jwe-transport web
 
 ${EXIT_CODES}
 Run jwe-transport <command> --help for the options of a command.
@@ -142,6 +144,22 @@ Example:
   jwe-transport compact envelope.json
 
 ${EXIT_CODES}
+`,
+  web: `Usage: jwe-transport web [options]
+
+Serves the envelope inspector, one self-contained page, on 127.0.0.1 and opens it in your browser.
+The page does in the browser what decrypt and inspect do here, HAR files included, and its
+Content-Security-Policy forbids it every network request; keys stay in the page's memory. The server
+answers only requests addressed to its own host and port, and stops with Ctrl-C.
+
+Options:
+      --port N          the port to listen on (default 0: any free port)
+      --no-open         print the URL but do not start a browser
+      --json            print {"url": ...} on stdout
+  -h, --help            this help
+
+Example:
+  npx -p @jwe-transport/cli jwe-transport web
 `,
   expand: `Usage: jwe-transport expand [FILE|-] [options]
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { usageError } from './cli-error.js';
 
-export const COMMANDS = ['decrypt', 'encrypt', 'inspect', 'compact', 'expand'] as const;
+export const COMMANDS = ['decrypt', 'encrypt', 'inspect', 'compact', 'expand', 'web'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 /** Every option of every command; `parseCommandLine` then refuses the ones a command does not take. */
@@ -19,6 +19,8 @@ const OPTIONS = {
   file: { type: 'boolean' },
   kid: { type: 'string' },
   compact: { type: 'boolean' },
+  port: { type: 'string' },
+  'no-open': { type: 'boolean' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -31,6 +33,7 @@ const ALLOWED: Record<CommandName, readonly OptionName[]> = {
   inspect: [...GLOBAL, ...KEYS],
   compact: [...GLOBAL, 'out', 'force'],
   expand: [...GLOBAL, 'out', 'force', 'kid'],
+  web: ['help', 'version', 'json', 'no-color', 'port', 'no-open'],
 };
 
 export type OptionValues = ReturnType<

@@ -3,6 +3,7 @@ import { compactCommand, expandCommand } from './commands/convert.js';
 import { decryptCommand } from './commands/decrypt.js';
 import { encryptCommand } from './commands/encrypt.js';
 import { inspectCommand } from './commands/inspect.js';
+import { webCommand } from './commands/web.js';
 import { type CommandContext, createContext } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { helpFor } from './help.js';
@@ -18,6 +19,7 @@ const COMMANDS: Record<CommandName, (ctx: CommandContext) => Promise<ExitCode>> 
   inspect: inspectCommand,
   compact: compactCommand,
   expand: expandCommand,
+  web: webCommand,
 };
 
 async function reportError(io: CliIo, error: CliError, json: boolean, noColor: boolean): Promise<void> {

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
-import { EXIT, run } from '@jwe-transport/cli';
+import { CliError, EXIT, run } from '@jwe-transport/cli';
+import { isJweTransportError, JweTransportError } from '@jwe-transport/codec';
 import { describe, expect, it } from 'vitest';
 import { joseCEncrypt } from '../../../test-vectors/peers/index.mjs';
 import { KEY, utf8 } from './helpers/run-cli.js';
@@ -43,5 +44,14 @@ describe('the library entry: run(argv, io) in-process', () => {
     const code = await run(['inspect'], { stdin, stdout: new PassThrough(), stderr, env: {} });
     expect(code).toBe(EXIT.USAGE);
     expect(err()).toContain('No input');
+  });
+
+  it('reports CliErrors, which extend the JweTransportError base class and keep their code', () => {
+    const error = new CliError('ERR_NOT_AN_ENVELOPE', 'not an envelope');
+    expect(error).toBeInstanceOf(JweTransportError);
+    expect(isJweTransportError(error)).toBe(true);
+    expect(error.code).toBe('ERR_NOT_AN_ENVELOPE');
+    expect(error.exitCode).toBe(EXIT.USAGE);
+    expect(error.name).toBe('CliError');
   });
 });

@@ -1,9 +1,8 @@
 import { fromCompact, parseEnvelope, toCompact } from '@jwe-transport/codec';
+import { classifyInput, parseJsonQuietly, requireEnvelopeBody } from '@jwe-transport/inspect-core';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { classifyInput, requireEnvelopeBody } from '../input/classify.js';
-import { parseJsonQuietly } from '../input/parse-json.js';
 import { ENVELOPE_READ_BYTES, readAll } from '../input/read-input.js';
 import { writeJson, writeText } from '../io.js';
 import { writeOutputFile } from '../output/write-file.js';

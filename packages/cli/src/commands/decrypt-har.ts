@@ -1,14 +1,19 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import {
+  classifyPlaintext,
+  describePayload,
+  type HarBody,
+  type Payload,
+  scanHar,
+} from '@jwe-transport/inspect-core';
 import { CliError, toCliError } from '../cli-error.js';
 import type { CommandContext } from '../context.js';
 import { decryptWithKeys } from '../decrypt-with-keys.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { type HarBody, scanHar } from '../input/har.js';
 import { writeJson, writeText } from '../io.js';
 import type { KeySet } from '../keys.js';
 import { headerSourceNote } from '../output/format.js';
-import { classifyPlaintext, describePayload, type Payload } from '../output/payload.js';
 import { renderPayload } from '../output/render-payload.js';
 import { outputError, writeOutputFile } from '../output/write-file.js';
 
@@ -48,7 +53,7 @@ async function decryptBody(ctx: CommandContext, body: HarBody, keys: KeySet): Pr
     const result: BodyResult = {
       body,
       ok: true,
-      payload: classifyPlaintext(decrypted.plaintext),
+      payload: await classifyPlaintext(decrypted.plaintext),
       kid: decrypted.kid,
       note: headerSourceNote(decrypted.headerSource),
     };

@@ -7,6 +7,7 @@ import {
   type KeyInput,
   type KeyResolver,
 } from '@jwe-transport/codec';
+import { sniffMediaType } from '@jwe-transport/inspect-core';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../context.js';
 import { decryptionFailedError } from '../decrypt-with-keys.js';
@@ -16,7 +17,6 @@ import { writeJson, writeText } from '../io.js';
 import type { KeySet } from '../keys.js';
 import { digestSink } from '../output/digest-sink.js';
 import { formatSize, headerSourceNote } from '../output/format.js';
-import { sniffMediaType } from '../output/media-type.js';
 
 const MEMBER_NAMES = new Set(ENVELOPE_MEMBERS);
 

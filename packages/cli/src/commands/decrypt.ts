@@ -1,13 +1,17 @@
+import {
+  classifyInput,
+  classifyPlaintext,
+  describePayload,
+  requireEnvelopeBody,
+} from '@jwe-transport/inspect-core';
 import { CliError } from '../cli-error.js';
 import { type CommandContext, keysFor } from '../context.js';
 import { type DecryptedEnvelope, decryptWithKeys } from '../decrypt-with-keys.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { classifyInput, requireEnvelopeBody } from '../input/classify.js';
 import { ENVELOPE_READ_BYTES, readAll } from '../input/read-input.js';
 import { writeBytes, writeJson, writeText } from '../io.js';
 import type { KeySet } from '../keys.js';
 import { headerSourceNote } from '../output/format.js';
-import { classifyPlaintext, describePayload } from '../output/payload.js';
 import { renderPayload } from '../output/render-payload.js';
 import { writeOutputFile } from '../output/write-file.js';
 import { decryptHar } from './decrypt-har.js';
@@ -62,7 +66,7 @@ async function showDecrypted(
   startLine: string | undefined,
 ): Promise<ExitCode> {
   const { out, raw, force } = ctx.values;
-  const payload = classifyPlaintext(result.plaintext);
+  const payload = await classifyPlaintext(result.plaintext);
   let writtenTo: string | undefined;
   if (out !== undefined) {
     // --out gets the file bytes of an upload, otherwise the plaintext exactly as it was encrypted.

@@ -1,15 +1,18 @@
+import type { InspectReport } from '@jwe-transport/inspect-core';
+import {
+  classifyInput,
+  diagnose,
+  readLooseEnvelope,
+  requireEnvelopeBody,
+  scanHar,
+  verifyEnvelope,
+} from '@jwe-transport/inspect-core';
 import { CliError } from '../cli-error.js';
 import { type CommandContext, keysFor } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { classifyInput, requireEnvelopeBody } from '../input/classify.js';
-import { scanHar } from '../input/har.js';
 import { ENVELOPE_READ_BYTES, readAll } from '../input/read-input.js';
-import { diagnose } from '../inspect/diagnose.js';
 import { inspectLarge } from '../inspect/inspect-large.js';
-import { readLooseEnvelope } from '../inspect/loose-envelope.js';
 import { renderInspectReport } from '../inspect/render.js';
-import type { InspectReport } from '../inspect/report.js';
-import { verifyEnvelope } from '../inspect/verify.js';
 import { writeJson, writeText } from '../io.js';
 import type { KeySet } from '../keys.js';
 import { canStreamDecrypt } from './decrypt-stream.js';
@@ -19,7 +22,7 @@ const WHOLE_INSPECT_LIMIT = 16 * 2 ** 20;
 
 async function inspectOne(text: string, keys: KeySet | undefined): Promise<InspectReport> {
   const { report, decoded } = diagnose(readLooseEnvelope(text));
-  if (keys) report.verification = await verifyEnvelope(text, report, decoded, keys);
+  if (keys) report.verification = (await verifyEnvelope(text, report, decoded, keys)).verification;
   return report;
 }
 

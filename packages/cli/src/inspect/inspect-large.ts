@@ -1,13 +1,11 @@
 import { decryptStream, isJweError } from '@jwe-transport/codec';
+import type { InspectReport, Verification } from '@jwe-transport/inspect-core';
+import { diagnose, readLooseEnvelope, sniffMediaType } from '@jwe-transport/inspect-core';
 import { streamingKey } from '../commands/decrypt-stream.js';
 import { type OpenedInput, remainingBytes } from '../input/read-input.js';
 import type { KeySet } from '../keys.js';
 import { digestSink } from '../output/digest-sink.js';
-import { sniffMediaType } from '../output/media-type.js';
-import { diagnose } from './diagnose.js';
 import { LargeEnvelopeScan } from './large-envelope-scan.js';
-import { readLooseEnvelope } from './loose-envelope.js';
-import type { InspectReport, Verification } from './report.js';
 
 const FILE_PAYLOAD_START = '{"file":';
 

@@ -1,5 +1,5 @@
+import { Base64UrlAnalyzer, type PartSummary } from '@jwe-transport/inspect-core';
 import { CliError } from '../cli-error.js';
-import { Base64UrlAnalyzer, type PartSummary } from './base64url-check.js';
 
 /** Everything but the ciphertext is kept; more than this means the input is not an envelope. */
 const SKELETON_LIMIT = 1024 * 1024;

@@ -1,5 +1,5 @@
+import type { Diagnostic, InspectReport, Verification } from '@jwe-transport/inspect-core';
 import type { Style } from '../output/style.js';
-import type { Diagnostic, InspectReport, Verification } from './report.js';
 
 function marker(severity: Diagnostic['severity'], style: Style): string {
   if (severity === 'error') return style.red('error  ');

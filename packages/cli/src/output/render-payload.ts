@@ -1,5 +1,5 @@
+import type { Payload } from '@jwe-transport/inspect-core';
 import { formatSize } from './format.js';
-import type { Payload } from './payload.js';
 import type { Style } from './style.js';
 
 /** A payload as people read it: JSON pretty-printed, text as is, files and binaries described. */

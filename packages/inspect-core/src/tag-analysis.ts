@@ -1,6 +1,6 @@
-import { createDecipheriv, createHmac } from 'node:crypto';
 import { PROTECTED_COMPACT, PROTECTED_SPACED, TAG_BYTES } from '@jwe-transport/codec';
-import type { KeyEntry } from '../keys.js';
+import { concatBytes, equalBytes, latin1Bytes, ownBytes } from './bytes.js';
+import type { KeyEntry } from './keys.js';
 
 /*
  * The checks behind "which causes can be ruled out": A128CBC-HS256's tag recomputed by hand
@@ -35,51 +35,69 @@ export function aadReadings(protectedText: string | undefined): AadReading[] {
   return readings;
 }
 
-function aadLengthBits(length: number): Buffer {
-  const block = Buffer.alloc(8);
-  block.writeBigUInt64BE(BigInt(length) * 8n);
+function aadLengthBits(length: number): Uint8Array {
+  const block = new Uint8Array(8);
+  new DataView(block.buffer).setBigUint64(0, BigInt(length) * 8n);
   return block;
 }
 
-export function fullHmac(key: Uint8Array, aad: Buffer, iv: Uint8Array, ciphertext: Uint8Array): Buffer {
-  return createHmac('sha256', key.subarray(0, 16))
-    .update(aad)
-    .update(iv)
-    .update(ciphertext)
-    .update(aadLengthBits(aad.length))
-    .digest();
+const subtle = () => globalThis.crypto.subtle;
+
+/** HMAC-SHA-256 over AAD || IV || ciphertext || AL with the MAC half of the key (RFC 7518 section 5.2.2.1), untruncated. */
+export async function fullHmac(
+  key: Uint8Array,
+  aad: Uint8Array,
+  iv: Uint8Array,
+  ciphertext: Uint8Array,
+): Promise<Uint8Array> {
+  const macKey = await subtle().importKey(
+    'raw',
+    ownBytes(key.subarray(0, 16)),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  const data = concatBytes(aad, iv, ciphertext, aadLengthBits(aad.length));
+  return new Uint8Array(await subtle().sign('HMAC', macKey, data));
 }
 
-export function findTagMatch(
+export async function findTagMatch(
   entries: readonly KeyEntry[],
   readings: readonly AadReading[],
   aadMember: string | undefined,
   iv: Uint8Array,
   ciphertext: Uint8Array,
   tag: Uint8Array,
-): TagMatch | undefined {
+): Promise<TagMatch | undefined> {
   for (const entry of entries) {
     for (const reading of readings) {
       const aadText =
         aadMember === undefined ? reading.protectedText : `${reading.protectedText}.${aadMember}`;
-      const mac = fullHmac(entry.key, Buffer.from(aadText, 'latin1'), iv, ciphertext);
-      if (tag.length === TAG_BYTES && mac.subarray(0, TAG_BYTES).equals(tag))
+      const mac = await fullHmac(entry.key, latin1Bytes(aadText), iv, ciphertext);
+      if (tag.length === TAG_BYTES && equalBytes(mac.subarray(0, TAG_BYTES), tag))
         return { entry, reading, form: 'truncated' };
-      if (tag.length === 32 && mac.equals(tag)) return { entry, reading, form: 'full' };
+      if (tag.length === 32 && equalBytes(mac, tag)) return { entry, reading, form: 'full' };
     }
   }
   return undefined;
 }
 
-/** AES-128-CBC with the second key half; only called once a tag has been matched, so the bytes are authentic. */
-export function decryptAuthenticated(
+/**
+ * AES-128-CBC with the second key half; only called once a tag has been matched, so the bytes are
+ * authentic. WebCrypto checks the PKCS#7 padding and fails on a bad one.
+ */
+export async function decryptAuthenticated(
   key: Uint8Array,
   iv: Uint8Array,
   ciphertext: Uint8Array,
-): Buffer | undefined {
+): Promise<Uint8Array | undefined> {
   try {
-    const decipher = createDecipheriv('aes-128-cbc', key.subarray(16, 32), iv);
-    return Buffer.concat([decipher.update(ciphertext), decipher.final()]);
+    const aesKey = await subtle().importKey('raw', ownBytes(key.subarray(16, 32)), 'AES-CBC', false, [
+      'decrypt',
+    ]);
+    return new Uint8Array(
+      await subtle().decrypt({ name: 'AES-CBC', iv: ownBytes(iv) }, aesKey, ownBytes(ciphertext)),
+    );
   } catch {
     return undefined;
   }

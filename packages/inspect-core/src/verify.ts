@@ -1,11 +1,9 @@
 import { IV_BYTES, TAG_BYTES } from '@jwe-transport/codec';
-import { toCliError } from '../cli-error.js';
-import { decryptWithKeys } from '../decrypt-with-keys.js';
-import { EXIT } from '../exit-codes.js';
-import type { KeySet } from '../keys.js';
-import { headerSourceNote } from '../output/format.js';
-import { classifyPlaintext, describePayload } from '../output/payload.js';
+import { decryptWithKeys } from './decrypt-with-keys.js';
 import type { DecodedEnvelope } from './diagnose.js';
+import { headerSourceNote } from './format.js';
+import type { KeySet } from './keys.js';
+import { classifyPlaintext, describePayload, type Payload } from './payload.js';
 import type { InspectReport, Verification } from './report.js';
 import { aadReadings, decryptAuthenticated, findTagMatch, type TagMatch } from './tag-analysis.js';
 
@@ -74,6 +72,12 @@ function ruledOutAndRemaining(report: InspectReport, decoded: DecodedEnvelope, k
   return { ruledOut, remaining };
 }
 
+export interface VerifyResult {
+  verification: Verification;
+  /** The opened content, with its bytes, when some key and reading authenticated the envelope. */
+  payload?: Payload;
+}
+
 /**
  * Verifies with the keys given. When the standard verification fails, recomputes the tag under
  * each plausible mistake to say which causes are ruled out and which remain; a match under a
@@ -84,38 +88,46 @@ export async function verifyEnvelope(
   report: InspectReport,
   decoded: DecodedEnvelope,
   keys: KeySet,
-): Promise<Verification> {
+): Promise<VerifyResult> {
   const findings: string[] = [];
   try {
     const result = await decryptWithKeys(text, keys);
+    const payload = await classifyPlaintext(result.plaintext);
     const note = headerSourceNote(result.headerSource);
     if (note) findings.push(note);
     if (result.kidMismatch)
       findings.push(`It authenticates with ${kidLabel(result.keyKid)}, not the key for kid "${result.kid}".`);
     return {
-      ok: true,
-      authenticatedAs: result.headerSource,
-      keyKid: result.keyKid ?? null,
-      payload: describePayload(classifyPlaintext(result.plaintext)),
-      findings,
-      ruledOut: [],
-      remaining: [],
+      verification: {
+        ok: true,
+        authenticatedAs: result.headerSource,
+        keyKid: result.keyKid ?? null,
+        payload: describePayload(payload),
+        findings,
+        ruledOut: [],
+        remaining: [],
+      },
+      payload,
     };
   } catch (error) {
-    const failure = toCliError(error);
-    if (failure.exitCode !== EXIT.FAILED)
-      findings.push(`Decryptors refuse this envelope before checking its tag: ${failure.message}`);
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code !== 'ERR_JWE_DECRYPTION_FAILED') {
+      const message = error instanceof Error ? error.message : String(error);
+      findings.push(`Decryptors refuse this envelope before checking its tag: ${message}`);
+    }
   }
   const { iv, ciphertext, tag } = decoded;
   if (!iv || !ciphertext || !tag) {
     return {
-      ok: false,
-      findings,
-      ruledOut: [],
-      remaining: ['The envelope is incomplete: iv, ciphertext and tag are all needed.'],
+      verification: {
+        ok: false,
+        findings,
+        ruledOut: [],
+        remaining: ['The envelope is incomplete: iv, ciphertext and tag are all needed.'],
+      },
     };
   }
-  const match = findTagMatch(
+  const match = await findTagMatch(
     keys.entries,
     aadReadings(decoded.protectedText),
     decoded.aadText,
@@ -125,21 +137,25 @@ export async function verifyEnvelope(
   );
   if (match) {
     findings.push(...explainMatch(match, decoded, report.kid));
-    const plaintext = decryptAuthenticated(match.entry.key, iv.bytes, ciphertext.bytes);
+    const plaintext = await decryptAuthenticated(match.entry.key, iv.bytes, ciphertext.bytes);
+    const payload = plaintext ? await classifyPlaintext(plaintext) : undefined;
     if (!plaintext) {
       findings.push(
         'The tag verifies but the CBC padding is invalid: the sender encrypted with a different AES key half than its MAC key half, or pads wrongly.',
       );
     }
     return {
-      ok: false,
-      authenticatedAs: `${match.form === 'full' ? 'an untruncated 32-byte tag over ' : 'a tag over '}${match.reading.label}`,
-      keyKid: match.entry.kid ?? null,
-      ...(plaintext ? { payload: describePayload(classifyPlaintext(plaintext)) } : {}),
-      findings,
-      ruledOut: [],
-      remaining: [],
+      verification: {
+        ok: false,
+        authenticatedAs: `${match.form === 'full' ? 'an untruncated 32-byte tag over ' : 'a tag over '}${match.reading.label}`,
+        keyKid: match.entry.kid ?? null,
+        ...(payload ? { payload: describePayload(payload) } : {}),
+        findings,
+        ruledOut: [],
+        remaining: [],
+      },
+      ...(payload ? { payload } : {}),
     };
   }
-  return { ok: false, findings, ...ruledOutAndRemaining(report, decoded, keys) };
+  return { verification: { ok: false, findings, ...ruledOutAndRemaining(report, decoded, keys) } };
 }

@@ -1,3 +1,5 @@
+import { fromBase64Url } from './bytes.js';
+
 /** What is wrong with a base64url member, and its decoded length, gathered one piece of text at a time. */
 export interface PartSummary {
   chars: number;
@@ -8,7 +10,7 @@ export interface PartSummary {
 
 /** A member's bytes, decoded leniently so a report can still show lengths, and what is wrong with its encoding. */
 export interface DecodedPart extends PartSummary {
-  bytes: Buffer;
+  bytes: Uint8Array;
 }
 
 const URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -77,5 +79,5 @@ export function checkBase64Url(text: string): DecodedPart {
     .replace(/\+/g, '-')
     .replace(/\//g, '_')
     .replace(/[^A-Za-z0-9_-]/g, '');
-  return { ...summary, bytes: Buffer.from(usable, 'base64url') };
+  return { ...summary, bytes: fromBase64Url(usable) };
 }

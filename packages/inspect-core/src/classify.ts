@@ -1,11 +1,15 @@
-import { CliError } from '../cli-error.js';
+import { isCompactText, isEnvelopeObject, isHar } from './classify-shapes.js';
+import { InspectError } from './errors.js';
 import {
   type HttpMessage,
   isMarkedEncrypted,
   looksLikeHttpMessage,
   parseHttpMessage,
 } from './http-message.js';
+import { envelopeInLogLine } from './log-line.js';
 import { isObject } from './object.js';
+
+export { isCompactText, isEnvelopeObject, isHar } from './classify-shapes.js';
 
 /** What an input turned out to be; each kind is decrypted and shown in its own way. */
 export type ClassifiedInput =
@@ -13,21 +17,6 @@ export type ClassifiedInput =
   | { kind: 'compact'; text: string }
   | { kind: 'http'; message: HttpMessage }
   | { kind: 'har'; document: Record<string, unknown> };
-
-const COMPACT = /^[A-Za-z0-9_=-]*\.[A-Za-z0-9_=-]*\.[A-Za-z0-9_=-]*\.[A-Za-z0-9_=-]*\.[A-Za-z0-9_=-]*$/;
-const ENVELOPE_MEMBERS = ['iv', 'ciphertext', 'tag'];
-
-export function isHar(value: unknown): value is Record<string, unknown> {
-  return isObject(value) && isObject(value.log) && Array.isArray(value.log.entries);
-}
-
-export function isEnvelopeObject(value: unknown): value is Record<string, unknown> {
-  return isObject(value) && ENVELOPE_MEMBERS.every((name) => name in value);
-}
-
-export function isCompactText(text: string): boolean {
-  return COMPACT.test(text);
-}
 
 /** True when a captured body is an envelope in either serialization (used to spot encrypted HAR bodies). */
 export function looksLikeEnvelope(body: string): boolean {
@@ -42,8 +31,8 @@ export function looksLikeEnvelope(body: string): boolean {
   return isCompactText(text);
 }
 
-function notAnEnvelope(message: string): CliError {
-  return new CliError('ERR_NOT_AN_ENVELOPE', message);
+function notAnEnvelope(message: string): InspectError {
+  return new InspectError('ERR_NOT_AN_ENVELOPE', message);
 }
 
 /**
@@ -88,6 +77,9 @@ export function classifyInput(raw: string, name: string): ClassifiedInput {
   }
   if (looksLikeHttpMessage(text)) return { kind: 'http', message: parseHttpMessage(text) };
   if (isCompactText(text)) return { kind: 'compact', text };
+  const inLine = envelopeInLogLine(text);
+  if (inLine !== undefined)
+    return inLine.startsWith('{') ? { kind: 'envelope', text: inLine } : { kind: 'compact', text: inLine };
   throw notAnEnvelope(
     `${name} is not an envelope: expected flattened JSON ({"protected", "iv", "ciphertext", "tag"}), ` +
       'a compact JWE (five dot-separated parts), a captured HTTP message or a HAR file.',
@@ -101,7 +93,7 @@ export function requireEnvelopeBody(message: HttpMessage): string {
   const marked = isMarkedEncrypted(message.headers)
     ? ' although the message is marked X-Encryption: JWE'
     : '';
-  throw new CliError(
+  throw new InspectError(
     'ERR_NOT_AN_ENVELOPE',
     `The body of "${message.startLine}" is not an envelope${marked}: ${body === '' ? 'it is empty' : 'it is neither flattened JSON with iv, ciphertext and tag nor a compact JWE'}.`,
   );

@@ -7,9 +7,10 @@ import {
   PROTECTED_SPACED,
   TAG_BYTES,
 } from '@jwe-transport/codec';
-import { isObject } from '../input/object.js';
 import { checkBase64Url, type DecodedPart, type PartSummary } from './base64url-check.js';
+import { utf8Text } from './bytes.js';
 import type { LooseEnvelope } from './loose-envelope.js';
+import { isObject } from './object.js';
 import type { Diagnostic, InspectReport, PartLength, ProtectedHeaderReport } from './report.js';
 
 const KNOWN_MEMBERS = new Set(ENVELOPE_MEMBERS);
@@ -69,7 +70,7 @@ function decodeProtected(
   const encoding = text === PROTECTED_COMPACT ? 'compact' : text === PROTECTED_SPACED ? 'spaced' : 'other';
   let decoded: unknown;
   try {
-    decoded = JSON.parse(checkBase64Url(text).bytes.toString('utf8'));
+    decoded = JSON.parse(utf8Text(checkBase64Url(text).bytes));
   } catch {
     diagnostics.push({
       severity: 'error',

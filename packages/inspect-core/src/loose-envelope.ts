@@ -1,6 +1,6 @@
-import { CliError } from '../cli-error.js';
-import { isObject } from '../input/object.js';
-import { parseJsonQuietly } from '../input/parse-json.js';
+import { InspectError } from './errors.js';
+import { isObject } from './object.js';
+import { parseJsonQuietly } from './parse-json.js';
 
 /** An envelope read without the codec's strictness, so that inspect can report on broken ones too. */
 export interface LooseEnvelope {
@@ -11,12 +11,13 @@ export interface LooseEnvelope {
 export function readLooseEnvelope(text: string): LooseEnvelope {
   if (text.startsWith('{')) {
     const value = parseJsonQuietly(text, 'The envelope');
-    if (!isObject(value)) throw new CliError('ERR_NOT_AN_ENVELOPE', 'The envelope must be a JSON object.');
+    if (!isObject(value))
+      throw new InspectError('ERR_NOT_AN_ENVELOPE', 'The envelope must be a JSON object.');
     return { serialization: 'flattened JSON', members: value };
   }
   const parts = text.split('.');
   if (parts.length !== 5) {
-    throw new CliError(
+    throw new InspectError(
       'ERR_NOT_AN_ENVELOPE',
       `A compact JWE has five dot-separated parts (protected.encrypted_key.iv.ciphertext.tag); this one has ${parts.length}.`,
     );

@@ -1,4 +1,4 @@
-import { CliError } from '../cli-error.js';
+import { InspectError } from './errors.js';
 
 /**
  * JSON.parse whose error names only the input, never a snippet of it: V8's SyntaxError quotes the
@@ -8,7 +8,7 @@ export function parseJsonQuietly(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new CliError(
+    throw new InspectError(
       'ERR_NOT_AN_ENVELOPE',
       `${what} is not valid JSON. Was it truncated when it was copied?`,
     );

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
-import { isObject } from '../input/object.js';
+import { fromBase64 } from './bytes.js';
+import { sha256Hex } from './digest.js';
 import { isPrintableText, type MediaInfo, sniffMediaType } from './media-type.js';
+import { isObject } from './object.js';
 
 /** A decrypted plaintext, classified for display: the service sends JSON bodies and `{"file": base64}` uploads. */
 export type Payload =
@@ -13,19 +14,15 @@ export type Payload =
 const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-function fileBytes(value: unknown): Buffer | undefined {
+function fileBytes(value: unknown): Uint8Array | undefined {
   if (!isObject(value)) return undefined;
   const names = Object.keys(value);
   if (names.length !== 1 || typeof value.file !== 'string' || !STANDARD_BASE64.test(value.file))
     return undefined;
-  return Buffer.from(value.file, 'base64');
+  return fromBase64(value.file);
 }
 
-export function classifyPlaintext(plaintext: Uint8Array): Payload {
+export async function classifyPlaintext(plaintext: Uint8Array): Promise<Payload> {
   if (plaintext.length === 0) return { type: 'empty', bytes: plaintext };
   let text: string | undefined;
   try {
@@ -45,7 +42,13 @@ export function classifyPlaintext(plaintext: Uint8Array): Payload {
     if (isJson) {
       const file = fileBytes(value);
       if (file)
-        return { type: 'file', bytes: file, media: sniffMediaType(file), sha256: sha256Hex(file), plaintext };
+        return {
+          type: 'file',
+          bytes: file,
+          media: sniffMediaType(file),
+          sha256: await sha256Hex(file),
+          plaintext,
+        };
       return { type: 'json', value, bytes: plaintext };
     }
     if (isPrintableText(plaintext)) return { type: 'text', text, bytes: plaintext };
@@ -54,7 +57,7 @@ export function classifyPlaintext(plaintext: Uint8Array): Payload {
     type: 'binary',
     bytes: plaintext,
     media: sniffMediaType(plaintext, false),
-    sha256: sha256Hex(plaintext),
+    sha256: await sha256Hex(plaintext),
   };
 }
 

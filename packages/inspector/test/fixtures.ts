@@ -1,0 +1,128 @@
+import { encryptFile, encryptJson } from '@jwe-transport/codec';
+
+// The service documentation's samples, as recorded in the field notes.
+export const DOC_KEY = '5821234562344567';
+export const JWCRYPTO_REQUEST =
+  '{"protected": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMTI4Q0JDLUhTMjU2In0", "iv": "oAvH6vVV_UYK7vrYsj2b8A", "ciphertext": "T0jZQGWh6WP_TMz_1aUyqm06FGxi8FdQVK-0eleFDD7OBhxr3Bt2a1gt4OtbpuSn", "tag": "LW3ikoOIGvtDY4TeH_ezfg"}';
+export const DOTNET_REQUEST =
+  '{"protected": "eyJhbGciOiJkaXIiLCJlbmMiOiJBMTI4Q0JDLUhTMjU2In0", "iv": "-xRt08Nui-LIEUhYMaAODg", "ciphertext": "IMCGMlpPmV2DMkYJMeqLqlGj4pL74OZn-koLVNyDESrJU_LE6fnJJhrorRwBoIyh", "tag": "TAi3Yok9KU0FLTSL0WEWnQ"}';
+export const FULL_TAG_RESPONSE =
+  '{"ciphertext": "SXNXEHqvd9PT15ELzuGScYNUS7RwXP9H3yqWl-Mml6bgwNdWoV3OdZ-Nuzz6C0tHX12Z82VnOL6q5_40vuIxDA", "iv": "oAvH6vVV_UYK7vrYsj2b8A", "tag": "kOLTuvgzaoxeN79DtGva_6Kf5FlpccclESO0XzoJZ2Y"}';
+
+export const HAR_KEY = 'har-key-16-bytes';
+export const OTHER_KEY = 'not-the-har-key!';
+
+/** A real WAV file: 0.25 s of a 440 Hz tone, 8 kHz mono 16-bit PCM. */
+export function makeWav(): Uint8Array {
+  const rate = 8000;
+  const samples = rate / 4;
+  const bytes = new Uint8Array(44 + samples * 2);
+  const view = new DataView(bytes.buffer);
+  const ascii = (at: number, text: string) => {
+    for (let i = 0; i < text.length; i++) bytes[at + i] = text.charCodeAt(i);
+  };
+  ascii(0, 'RIFF');
+  view.setUint32(4, 36 + samples * 2, true);
+  ascii(8, 'WAVE');
+  ascii(12, 'fmt ');
+  view.setUint32(16, 16, true);
+  view.setUint16(20, 1, true);
+  view.setUint16(22, 1, true);
+  view.setUint32(24, rate, true);
+  view.setUint32(28, rate * 2, true);
+  view.setUint16(32, 2, true);
+  view.setUint16(34, 16, true);
+  ascii(36, 'data');
+  view.setUint32(40, samples * 2, true);
+  for (let i = 0; i < samples; i++)
+    view.setInt16(44 + i * 2, Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 12000), true);
+  return bytes;
+}
+
+type Header = { name: string; value: string };
+
+export function harEntry(
+  method: string,
+  url: string,
+  request: { headers?: Header[]; body?: string },
+  response: { status: number; headers?: Header[]; body?: string },
+) {
+  return {
+    startedDateTime: '2026-11-26T10:00:00.000Z',
+    time: 42,
+    request: {
+      method,
+      url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [{ name: 'session', value: 'cookie-secret-value' }],
+      headers: [{ name: 'Authorization', value: 'Bearer access-token-secret' }, ...(request.headers ?? [])],
+      queryString: [],
+      ...(request.body === undefined
+        ? {}
+        : { postData: { mimeType: 'application/json', text: request.body } }),
+      headersSize: -1,
+      bodySize: request.body?.length ?? 0,
+    },
+    response: {
+      status: response.status,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: response.headers ?? [],
+      content: { size: response.body?.length ?? 0, mimeType: 'application/json', text: response.body ?? '' },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: response.body?.length ?? 0,
+    },
+    cache: {},
+    timings: { send: 1, wait: 40, receive: 1 },
+  };
+}
+
+const JWE = [{ name: 'X-Encryption', value: 'JWE' }];
+
+/** A HAR with a good entry, a wrong-key entry, a tampered entry, an encrypted audio upload and a plain one. */
+export async function makeHar(wav: Uint8Array) {
+  const good = await encryptJson({ txn_id: 'txn-good', email: 'patient@example.com' }, HAR_KEY, {
+    kid: 'k1',
+  });
+  const wrong = await encryptJson({ txn_id: 'txn-wrong' }, OTHER_KEY, { kid: 'k-old' });
+  const tampered = await encryptJson({ txn_id: 'txn-tampered' }, HAR_KEY, { kid: 'k1' });
+  const tag = tampered.tag;
+  const flipped = { ...tampered, tag: `${tag[0] === 'A' ? 'B' : 'A'}${tag.slice(1)}` };
+  const audio = await encryptFile(wav, HAR_KEY, { kid: 'k1' });
+  const base = 'https://api.example.test';
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'test', version: '1' },
+      entries: [
+        harEntry(
+          'POST',
+          `${base}/v1/good?token=query-secret`,
+          { headers: JWE, body: JSON.stringify(good) },
+          { status: 200, body: '{"status":"ok"}' },
+        ),
+        harEntry(
+          'POST',
+          `${base}/v1/wrong-key`,
+          { headers: JWE, body: JSON.stringify(wrong) },
+          { status: 400 },
+        ),
+        harEntry(
+          'POST',
+          `${base}/v1/tampered`,
+          { headers: JWE, body: JSON.stringify(flipped) },
+          { status: 400 },
+        ),
+        harEntry(
+          'POST',
+          `${base}/v1/audio`,
+          { headers: JWE, body: JSON.stringify(audio) },
+          { status: 201, body: '{"id":"doc-1"}' },
+        ),
+        harEntry('GET', `${base}/v1/health`, {}, { status: 200, body: '{"up":true}' }),
+      ],
+    },
+  };
+}
