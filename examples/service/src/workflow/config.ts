@@ -13,7 +13,12 @@ export interface WorkflowConfig {
   accessTokenSeconds?: number;
   /** `refresh_expires_in`, seconds. Default 86 400. */
   refreshTokenSeconds?: number;
-  /** Login attempts per client id per minute. Default 10. */
+  /**
+   * How long a used refresh token still answers the pair it was exchanged for (concurrent
+   * refreshes of one pair), seconds. Default 5; 0 turns it off. After it, reuse revokes the login.
+   */
+  refreshGraceSeconds?: number;
+  /** Login attempts per client id and source address per minute. Default 10. */
   loginAttemptsPerMinute?: number;
   /** How long a transaction stays "processing" (answers 202) after start. Default 500 ms. */
   processingMs?: number;
@@ -109,6 +114,7 @@ export function workflowConfigFromEnv(
     accessTokenSeconds: 'TOKEN_EXPIRES_IN',
     processingMs: 'PROCESSING_MS',
     loginAttemptsPerMinute: 'LOGIN_ATTEMPTS_PER_MINUTE',
+    refreshGraceSeconds: 'REFRESH_GRACE_SECONDS',
     maxSubscriptionsPerClient: 'MAX_SUBSCRIPTIONS_PER_CLIENT',
     maxFileBytes: 'UPLOAD_MAX_BYTES',
   } as const;

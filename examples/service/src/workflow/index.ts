@@ -72,6 +72,7 @@ export async function createWorkflow(config: WorkflowConfig): Promise<Workflow> 
   const tokens = new TokenIssuer(config.clients, {
     accessSeconds: config.accessTokenSeconds ?? 1800,
     refreshSeconds: config.refreshTokenSeconds ?? 86_400,
+    graceMs: (config.refreshGraceSeconds ?? 5) * 1000,
     now,
   });
   const limiter = new LoginLimiter(

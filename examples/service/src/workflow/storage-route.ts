@@ -184,6 +184,9 @@ export function storageRoutes(
     const transaction = transactions.get(fields.get('x-amz-meta-txn-id') ?? '');
     if (!transaction || transaction.folder !== `${folder}/`)
       throw denied('the transaction of this grant is unknown.');
+    // A grant is for audio of a transaction not yet started: after start its folder is closed.
+    const closed = () => transaction.state !== 'granted';
+    if (closed()) throw denied('the transaction of this grant was started already; its folder takes no more files.');
     const partial = join(partialDir, randomBytes(16).toString('hex'));
     const counted = meter(maxBytes);
     try {
@@ -195,17 +198,22 @@ export function storageRoutes(
           'EntityTooSmall',
           `Your proposed upload is smaller than the minimum allowed size (${minBytes} bytes).`,
         );
+      // Started while this file was arriving: it is not stored.
+      if (closed()) throw denied('the transaction of this grant was started while the file arrived.');
       const target = join(options.storageDir, ...key.split('/'));
       await mkdir(join(options.storageDir, folder!), { recursive: true, mode: 0o700 });
       await rename(partial, target);
       const name = key.slice(transaction.folder.length);
-      const record: AudioFileRecord = {
-        name,
-        size,
-        sha256,
-        contentType: audioTypeOf(name) ?? 'application/octet-stream',
-      };
-      if (transaction.state === 'granted') transaction.files.set(name, record);
+      const audioType = audioTypeOf(name);
+      const record: AudioFileRecord = { name, size, sha256, contentType: audioType ?? 'application/octet-stream' };
+      // A second upload of a name replaces the first, as object storage does.
+      if (audioType === undefined) {
+        transaction.files.delete(name);
+        transaction.objects.set(name, record);
+      } else {
+        transaction.objects.delete(name);
+        transaction.files.set(name, record);
+      }
     } catch (error) {
       file.resume();
       await rm(partial, { force: true });
