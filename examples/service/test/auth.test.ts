@@ -213,7 +213,7 @@ describe('refresh', () => {
 });
 
 describe('refresh as the service documents it and its clients send it', () => {
-  it('requires the Client-Id header on the documented refresh, naming the tokens\' client', async () => {
+  it("requires the Client-Id header on the documented refresh, naming the tokens' client", async () => {
     const tokens = await login(t.url, 'alpha');
     const withoutClientId = await post(
       REFRESH,

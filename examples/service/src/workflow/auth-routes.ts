@@ -123,7 +123,9 @@ export function authRoutes(issuer: TokenIssuer, limiter: LoginLimiter, json: Req
   router.post(LEGACY_REFRESH_PATH, json, (req, res, next) => {
     const refreshToken = stringField(req.body, 'refresh_token');
     if (refreshToken === undefined) {
-      next(new WorkflowHttpError(400, 'auth.request.invalid', 'ERR_INVALID_REQUEST', 'Send {"refresh_token"}.'));
+      next(
+        new WorkflowHttpError(400, 'auth.request.invalid', 'ERR_INVALID_REQUEST', 'Send {"refresh_token"}.'),
+      );
       return;
     }
     res.setHeader('Deprecation', 'true');

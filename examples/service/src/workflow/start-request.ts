@@ -106,7 +106,10 @@ export function parseStartRequest(body: unknown): { request: StartRequest } | { 
     new Set(files).size !== files.length
   )
     details.push(
-      invalid(['client_generated_files'], 'must list 1 to 50 distinct file names (or their URLs) as uploaded'),
+      invalid(
+        ['client_generated_files'],
+        'must list 1 to 50 distinct file names (or their URLs) as uploaded',
+      ),
     );
   const languages = body.input_language;
   if (languages === undefined) details.push(missing('input_language'));

@@ -186,7 +186,8 @@ export function storageRoutes(
       throw denied('the transaction of this grant is unknown.');
     // A grant is for audio of a transaction not yet started: after start its folder is closed.
     const closed = () => transaction.state !== 'granted';
-    if (closed()) throw denied('the transaction of this grant was started already; its folder takes no more files.');
+    if (closed())
+      throw denied('the transaction of this grant was started already; its folder takes no more files.');
     const partial = join(partialDir, randomBytes(16).toString('hex'));
     const counted = meter(maxBytes);
     try {
@@ -205,7 +206,12 @@ export function storageRoutes(
       await rename(partial, target);
       const name = key.slice(transaction.folder.length);
       const audioType = audioTypeOf(name);
-      const record: AudioFileRecord = { name, size, sha256, contentType: audioType ?? 'application/octet-stream' };
+      const record: AudioFileRecord = {
+        name,
+        size,
+        sha256,
+        contentType: audioType ?? 'application/octet-stream',
+      };
       // A second upload of a name replaces the first, as object storage does.
       if (audioType === undefined) {
         transaction.files.delete(name);
