@@ -94,10 +94,15 @@ describe('createServiceClient() on the documented wire', () => {
       speciality: 'general',
       additional_data: { visit: 7 },
     });
-    // The storage leg carries no bearer token; every API call does.
+    // The storage leg carries no bearer token and no Client-Id; every API call carries both.
     for (const entry of service.log) {
-      if (entry.path === '/storage/') expect(entry.authorization).toBeUndefined();
-      else if (!entry.path.startsWith('/connect-auth/')) expect(entry.authorization).toMatch(/^Bearer at-/);
+      if (entry.path === '/storage/') {
+        expect(entry.authorization).toBeUndefined();
+        expect(entry.clientId).toBeUndefined();
+      } else {
+        expect(entry.clientId, entry.path).toBe(CLIENT_ID);
+        if (!entry.path.startsWith('/connect-auth/')) expect(entry.authorization).toMatch(/^Bearer at-/);
+      }
     }
     const result = await client.waitForResult('visit-0001', { expectedTemplates: ['eka_emr_template'] });
     expect(result.state).toBe('done');
@@ -178,7 +183,8 @@ describe('createServiceClient() on the documented wire', () => {
     const first = await client.getResult('visit-0001');
     expect(first).toMatchObject({ state: 'processing', httpStatus: 202 });
     const result = await client.waitForResult('visit-0001', { intervalMs: 1, maxIntervalMs: 2 });
-    expect(service.counts.polls).toBe(4);
+    // One status call by transcribe() (a caller-chosen id may be a retry: was it started?), then 1 + 3.
+    expect(service.counts.polls).toBe(5);
     expect(result).toMatchObject({ state: 'partial', httpStatus: 206 });
     expect(result.decoded.status).toBe('partial_success');
     expect(

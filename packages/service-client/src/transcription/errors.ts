@@ -11,8 +11,10 @@ export type TranscriptionErrorCode =
   | 'ERR_UPLOAD_GRANT_FAILED'
   /** The storage answered 403: the grant's policy expired (or was refused); ask for a new grant. */
   | 'ERR_UPLOAD_GRANT_EXPIRED'
-  /** The storage refused or failed the upload otherwise. */
+  /** The storage refused or failed the upload otherwise (after the retries, for a passing failure). */
   | 'ERR_UPLOAD_FAILED'
+  /** A retry needed the file again, but its source is a one-shot stream, or the file changed size meanwhile. */
+  | 'ERR_UPLOAD_NOT_REPEATABLE'
   /** 409 from start: the transaction was already started. */
   | 'ERR_TRANSCRIPTION_ALREADY_STARTED'
   /** Start was refused otherwise (422 lists missing members in `details`). */
