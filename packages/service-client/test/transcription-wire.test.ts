@@ -66,7 +66,7 @@ describe('createServiceClient() on the documented wire', () => {
       { additionalData: { visit: 7 }, speciality: 'general' },
     );
     expect(started).toMatchObject({ transactionId: 'visit-0001', status: 'success', businessId: 'b-1' });
-    const folder = started.grant.folderPath;
+    const folder = started.grant!.folderPath;
     const stored = [...service.storage.files.values()];
     expect(
       stored.map(({ key, size, sha256: hash, contentType }) => ({ key, size, hash, contentType })),
@@ -79,11 +79,11 @@ describe('createServiceClient() on the documented wire', () => {
       },
       { key: `${folder}follow-up.wav`, size: onDisk.length, hash: sha256(onDisk), contentType: 'audio/wav' },
     ]);
-    expect(stored[0]?.order).toEqual([...started.grant.fields.map(([name]) => name), 'file']);
+    expect(stored[0]?.order).toEqual([...started.grant!.fields.map(([name]) => name), 'file']);
     expect(service.transactions.get('visit-0001')?.body).toEqual({
       mode: 'consultation',
       transfer: 'non-vaded',
-      batch_s3_url: `${started.grant.url}${folder}`,
+      batch_s3_url: `${started.grant!.url}${folder}`,
       client_generated_files: ['consultation.mp3', 'follow-up.wav'],
       input_language: ['en-IN', 'hi'],
       output_format_template: [
