@@ -9,11 +9,7 @@ import type { DecodeOptions } from './transcription/decode.js';
 import { isTranscriptionError } from './transcription/errors.js';
 import { requestUploadGrant, type UploadGrant } from './transcription/grant.js';
 import type { TranscriptionParams } from './transcription/params.js';
-import {
-  linkedController,
-  type ProgressListener,
-  progressEmitter,
-} from './transcription/progress.js';
+import { linkedController, type ProgressListener, progressEmitter } from './transcription/progress.js';
 import type { RetryOptions } from './transcription/retry.js';
 import { postStart, type StartedTranscription, type StartOptions, startBody } from './transcription/start.js';
 import { fetchResultState, type ResultState } from './transcription/status.js';
