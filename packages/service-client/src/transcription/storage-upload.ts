@@ -198,8 +198,12 @@ export async function uploadWithRetries(
   let current = grant;
   let regrants = 0;
   const attempt = async (number: number): Promise<Attempt<UploadGrant>> => {
-    const progress = (bytesSent: number, totalBytes: number, done: boolean) =>
-      emit({ step: 'file', transactionId, file: file.name, bytesSent, totalBytes, attempt: number, done });
+    // A failed attempt's body may still be read for a moment after fetch gave up: say nothing more of it.
+    let live = true;
+    const progress = (bytesSent: number, totalBytes: number, done: boolean) => {
+      if (live)
+        emit({ step: 'file', transactionId, file: file.name, bytesSent, totalBytes, attempt: number, done });
+    };
     let total = 0;
     const request = storageRequest(current, file, (sent) => progress(sent, total, false), seen);
     total = request.size;
@@ -209,6 +213,7 @@ export async function uploadWithRetries(
     try {
       response = await fetchImpl(current.url, request.init);
     } catch (error) {
+      live = false;
       if (options.signal?.aborted) throw options.signal.reason;
       const sourceFailure = request.sourceFailure();
       if (sourceFailure) {
@@ -233,6 +238,7 @@ export async function uploadWithRetries(
       progress(total, total, true);
       return { ok: true, value: current };
     }
+    live = false;
     const error = await refusal(response, file.name);
     if (response.status === 403 && options.regrant && regrants < MAX_REGRANTS) {
       regrants++;
