@@ -1,3 +1,4 @@
+import { JweTransportError } from '@jwe-transport/codec';
 import type { DecodedResult } from './decode.js';
 
 export type TranscriptionErrorCode =
@@ -43,9 +44,12 @@ export interface TranscriptionErrorDetails {
   cause?: unknown;
 }
 
-/** A failure of the transcription workflow; the message says what to check, never a secret. */
-export class TranscriptionError extends Error {
-  readonly code: TranscriptionErrorCode;
+/**
+ * A failure of the transcription workflow; a `JweTransportError` (of `@jwe-transport/codec`) with
+ * a stable `code`. The message says what to check, never a secret.
+ */
+export class TranscriptionError extends JweTransportError {
+  declare readonly code: TranscriptionErrorCode;
   /** The HTTP status of the answer, when there was one. */
   readonly status: number | undefined;
   /** For `ERR_TRANSCRIPTION_PARAMS_INVALID`: one line per invalid field. */
@@ -56,9 +60,8 @@ export class TranscriptionError extends Error {
   readonly result: DecodedResult | undefined;
 
   constructor(code: TranscriptionErrorCode, message: string, details: TranscriptionErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    super(code, message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'TranscriptionError';
-    this.code = code;
     this.status = details.status;
     this.issues = details.issues ?? [];
     this.serviceCode = details.serviceCode;
