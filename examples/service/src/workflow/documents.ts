@@ -9,7 +9,7 @@ export interface AudioFileRecord {
   contentType: string;
 }
 
-/** One `data.output` item (spec 2.9, field notes). */
+/** One `data.output` item (spec 2.9; docs/wire-format.md, "Step 4: results"). */
 export interface OutputItem {
   template_id: string;
   value: string;

@@ -94,7 +94,7 @@ function meter(max: number) {
 }
 
 /**
- * Field notes, step 2: a browser-style presigned POST. The fields come first and are checked
+ * docs/wire-format.md, "Step 2: storage upload": a browser-style presigned POST. The fields come first and are checked
  * against their signed policy before a byte of the file is written; the file streams to a private
  * partial file that becomes the object only when it arrived whole (answer 204).
  */

@@ -11,7 +11,7 @@ import {
 const digest = (text: string) => createHash('sha256').update(text).digest('base64url');
 const newToken = (prefix: string) => `${prefix}${randomBytes(24).toString('base64url')}`;
 
-/** The field notes' login and refresh answer. */
+/** The login and refresh answer (docs/wire-format.md, "Auth"). */
 export interface TokenAnswer {
   access_token: string;
   refresh_token: string;

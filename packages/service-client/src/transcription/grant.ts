@@ -12,7 +12,7 @@ import {
 } from './retry.js';
 import { UPLOAD_GRANT_ACTION } from './vocabulary.js';
 
-/** Field notes, step 1. */
+/** docs/wire-format.md, "Transcription workflow" > "Step 1: upload grant". */
 export const UPLOAD_GRANT_PATH = '/v1/file-upload';
 
 /** A presigned-POST grant: where to upload, the fields to send, and the folder of the files. */

@@ -14,7 +14,7 @@ import {
 } from './retry.js';
 import type { Transfer } from './vocabulary.js';
 
-/** Field notes, step 3; the transaction id is appended. */
+/** docs/wire-format.md, "Step 3: start"; the transaction id is appended. */
 export const START_PATH = '/voice/api/v2/transaction/init';
 
 /** Members of the start call that spec 2.7 has no name for. */
@@ -46,7 +46,7 @@ export interface StartedTranscription {
 }
 
 /**
- * The start body of the field notes from the spec's parameters: `extra_data.mode` -> `mode`,
+ * The start body (docs/wire-format.md, "Step 3: start") from the spec's parameters: `extra_data.mode` -> `mode`,
  * `output_format.input_language` -> `input_language`, `output_format.output_template` ->
  * `output_format_template`, `batch_s3_url` = grant URL + folder, `client_generated_files` = names.
  */

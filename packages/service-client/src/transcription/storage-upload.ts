@@ -13,7 +13,7 @@ import {
   withRetries,
 } from './retry.js';
 
-/** Field notes: the storage policy allows up to 5 GiB per file. */
+/** docs/wire-format.md, "Step 2: storage upload": the storage policy allows up to 5 GiB per file. */
 export const MAX_UPLOAD_BYTES = 5 * 1024 ** 3;
 
 /**
