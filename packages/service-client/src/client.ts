@@ -6,7 +6,7 @@ import { defaultFetch, type FetchLike, parseBaseUrl } from './http/fetch-like.js
 import type { KeyValueStore } from './store/types.js';
 import { checkTranscription } from './transcription/check.js';
 import type { DecodeOptions } from './transcription/decode.js';
-import { isTranscriptionError } from './transcription/errors.js';
+import { isTranscriptionError, TranscriptionError } from './transcription/errors.js';
 import { requestUploadGrant, type UploadGrant } from './transcription/grant.js';
 import type { TranscriptionParams } from './transcription/params.js';
 import { linkedController, type ProgressListener, progressEmitter } from './transcription/progress.js';
@@ -86,8 +86,12 @@ export interface ServiceClient {
   ): Promise<TranscriptionStarted>;
   /** Step 1: a presigned-POST grant for `transactionId`. */
   requestUploadGrant(transactionId: string, options?: StepOptions): Promise<UploadGrant>;
-  /** Step 2: one file to the storage, retried; a 403 asks for a fresh grant of the same transaction. */
-  uploadFile(grant: UploadGrant, file: AudioFile, options?: StepOptions): Promise<void>;
+  /**
+   * Step 2: one file to the storage, retried; a 403 asks for a fresh grant of the same
+   * transaction. Answers the grant finally used: start with it, and when its `folderPath` differs
+   * from the one given, upload the earlier files again under it (`transcribe()` does this itself).
+   */
+  uploadFile(grant: UploadGrant, file: AudioFile, options?: StepOptions): Promise<UploadGrant>;
   /** Step 3: starts the transaction on the uploaded files. */
   start(
     grant: UploadGrant,
@@ -127,6 +131,9 @@ interface Journal {
   stored: Set<string>;
   started: StartedTranscription | undefined;
 }
+
+/** Fresh grants naming a new folder that one `transcribe()` follows before it gives up. */
+const MAX_FOLDER_CHANGES = 3;
 
 /** Transactions remembered per client; the oldest are forgotten past this (the status endpoint still knows). */
 const JOURNAL_LIMIT = 1000;
@@ -239,7 +246,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     const retry = retryOf(transcribeOptions.retry);
     const step = { signal, retry, onProgress: emit };
     journal.grant ??= await requestUploadGrant(context, transactionId, step);
-    for (const file of files) {
+    let folderChanges = 0;
+    for (let index = 0; index < files.length; index++) {
+      const file = files[index]!;
       if (journal.stored.has(file.name)) {
         const size =
           file.data instanceof Uint8Array ? file.data.byteLength : (file.data as { size: number }).size;
@@ -255,8 +264,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         });
         continue;
       }
+      const before: UploadGrant = journal.grant;
       try {
-        journal.grant = await upload(journal.grant, file, step);
+        journal.grant = await upload(before, file, step);
       } catch (error) {
         // A fresh grant refused with 409: the transaction started meanwhile; it takes no files.
         if (isTranscriptionError(error) && error.code === 'ERR_UPLOAD_GRANT_FAILED' && error.status === 409) {
@@ -264,6 +274,20 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           return journal.started as TranscriptionStarted;
         }
         throw error;
+      }
+      if (journal.grant.folderPath !== before.folderPath) {
+        // The fresh grant names another folder: start reads one folder, so the files stored
+        // under the old one go again under the new one.
+        if (++folderChanges > MAX_FOLDER_CHANGES) {
+          throw new TranscriptionError(
+            'ERR_UPLOAD_FAILED',
+            `Every fresh upload grant for transaction ${JSON.stringify(transactionId)} named another folder; gave up after ${MAX_FOLDER_CHANGES}. Try again later.`,
+          );
+        }
+        journal.stored.clear();
+        journal.stored.add(file.name);
+        index = -1;
+        continue;
       }
       journal.stored.add(file.name);
     }
@@ -291,9 +315,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     },
     requestUploadGrant: (transactionId, step = {}) =>
       requestUploadGrant(context, transactionId, { ...step, retry: retryOf(step.retry) }),
-    uploadFile: async (grant, file, step = {}) => {
-      await upload(grant, file, step);
-    },
+    uploadFile: (grant, file, step = {}) => upload(grant, file, step),
     start,
     getResult: (transactionId, resultOptions = {}) => fetchResultState(context, transactionId, resultOptions),
     waitForResult: (transactionId, waitOptions = {}) =>

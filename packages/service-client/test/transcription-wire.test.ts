@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import {
   createServiceClient,
   type ServiceClient,
+  type TranscribeProgress,
   TranscriptionError,
   type TranscriptionParams,
 } from '@jwe-transport/service-client';
@@ -237,6 +238,42 @@ describe('createServiceClient() on the documented wire', () => {
     controller.abort(new Error('user stopped'));
     await expect(waiting).rejects.toThrow('user stopped');
     expect(polled).toBe(1);
+  });
+
+  it('a fresh grant that names a new folder: the files stored under the old one go again under the new one', async () => {
+    const first = new TextEncoder().encode('RIFF first');
+    const second = new TextEncoder().encode('RIFF second');
+    const events: TranscribeProgress[] = [];
+    const started = await client.transcribe(
+      [
+        { name: 'first.wav', data: first },
+        { name: 'second.wav', data: second },
+      ],
+      PARAMS,
+      {
+        retry: { baseDelayMs: 1 },
+        onProgress: (event) => {
+          events.push(event);
+          // The first file is in; the policy expires before the second arrives.
+          if (event.step === 'file' && event.file === 'first.wav' && event.done)
+            service.storage.clock.offsetMs = 2 * 3600 * 1000;
+          if (event.step === 'grant' && event.reason === 'policy-refused') service.storage.clock.offsetMs = 0;
+        },
+      },
+    );
+    expect(service.counts.grants).toBe(2);
+    const folder = started.grant!.folderPath;
+    const keys = [...service.storage.files.values()].map((file) => file.key);
+    expect(keys.filter((key) => key.startsWith(folder)).sort()).toEqual([
+      `${folder}first.wav`,
+      `${folder}second.wav`,
+    ]);
+    expect(service.transactions.get('visit-0001')?.body.batch_s3_url).toBe(`${started.grant!.url}${folder}`);
+    expect(
+      events
+        .filter((event) => event.step === 'file' && event.done && !event.skipped)
+        .map((event) => (event as { file: string }).file),
+    ).toEqual(['first.wav', 'second.wav', 'first.wav']);
   });
 
   it('an expired grant is a 403 ERR_UPLOAD_GRANT_EXPIRED that says to ask for a new grant', async () => {
