@@ -183,7 +183,17 @@ describe('createServiceClient() on the documented wire', () => {
     await client.transcribe([{ name: 'a.wav', data: new Uint8Array([1]) }], PARAMS);
     const first = await client.getResult('visit-0001');
     expect(first).toMatchObject({ state: 'processing', httpStatus: 202 });
-    const result = await client.waitForResult('visit-0001', { intervalMs: 1, maxIntervalMs: 2 });
+    const polls: TranscribeProgress[] = [];
+    const result = await client.waitForResult('visit-0001', {
+      intervalMs: 1,
+      maxIntervalMs: 2,
+      onProgress: (event) => polls.push(event),
+    });
+    expect(polls).toEqual([
+      { step: 'status', transactionId: 'visit-0001', httpStatus: 202, poll: 1 },
+      { step: 'status', transactionId: 'visit-0001', httpStatus: 202, poll: 2 },
+      { step: 'status', transactionId: 'visit-0001', httpStatus: 206, poll: 3 },
+    ]);
     // One status call by transcribe() (a caller-chosen id may be a retry: was it started?), then 1 + 3.
     expect(service.counts.polls).toBe(5);
     expect(result).toMatchObject({ state: 'partial', httpStatus: 206 });
