@@ -10,7 +10,13 @@ import { isTranscriptionError, TranscriptionError } from './transcription/errors
 import { requestUploadGrant, type UploadGrant } from './transcription/grant.js';
 import type { TranscriptionParams } from './transcription/params.js';
 import { linkedController, type ProgressListener, progressEmitter } from './transcription/progress.js';
-import type { RetryOptions } from './transcription/retry.js';
+import {
+  type Attempt,
+  isTransientStatus,
+  type RetryOptions,
+  resolveRetry,
+  withRetries,
+} from './transcription/retry.js';
 import { postStart, type StartedTranscription, type StartOptions, startBody } from './transcription/start.js';
 import { fetchResultState, type ResultState } from './transcription/status.js';
 import { type AudioFile, uploadWithRetries } from './transcription/storage-upload.js';
@@ -191,22 +197,42 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     });
   };
 
-  /** Whether the service already has this transaction started (a retried call in a new process). */
-  async function startedAtService(
+  /**
+   * Whether the service already has this transaction started (a retried call in a new process).
+   * 400 `transaction_not_found` means not yet; any answer of a started transaction means yes;
+   * a network error, 408, 429 or 5xx without a result is asked again like any other step.
+   */
+  function startedAtService(
     transactionId: string,
     signal: AbortSignal,
+    retry: RetryOptions | undefined,
     emit: ProgressListener,
   ): Promise<boolean> {
-    try {
-      const state = await fetchResultState(context, transactionId, { signal });
-      emit({ step: 'status', transactionId, httpStatus: state.httpStatus, poll: 1 });
-      return true;
-    } catch (error) {
-      if (!isTranscriptionError(error)) throw error;
-      if (error.code === 'ERR_TRANSACTION_NOT_FOUND') return false;
-      if (error.code === 'ERR_TRANSCRIPTION_FAILED') return true;
-      throw error;
-    }
+    const attempt = async (poll: number): Promise<Attempt<boolean>> => {
+      try {
+        const state = await fetchResultState(context, transactionId, { signal });
+        emit({ step: 'status', transactionId, httpStatus: state.httpStatus, poll });
+        return { ok: true, value: true };
+      } catch (error) {
+        if (!isTranscriptionError(error)) throw error;
+        if (error.code === 'ERR_TRANSACTION_NOT_FOUND') return { ok: true, value: false };
+        if (error.code === 'ERR_TRANSCRIPTION_FAILED') return { ok: true, value: true };
+        const transient =
+          error.code === 'ERR_SERVICE_UNREACHABLE' ||
+          (error.code === 'ERR_RESULT_FAILED' &&
+            error.status !== undefined &&
+            isTransientStatus(error.status));
+        if (!transient) throw error;
+        return {
+          ok: false,
+          error,
+          reason: error.status === undefined ? 'network error' : `service answered ${error.status}`,
+        };
+      }
+    };
+    return withRetries(attempt, resolveRetry(retry), signal, (report) =>
+      emit({ step: 'retry', transactionId, of: 'status', ...report }),
+    );
   }
 
   async function transcribe(
@@ -239,11 +265,11 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       return { ...journal.started, alreadyStarted: true, grant: journal.grant, files: names };
     // A caller-chosen id this client has not seen may be a retry from another process: ask first,
     // and never upload into a transaction that has started.
-    if (givenId !== undefined && !known && (await startedAtService(transactionId, signal, emit))) {
+    const retry = retryOf(transcribeOptions.retry);
+    if (givenId !== undefined && !known && (await startedAtService(transactionId, signal, retry, emit))) {
       journal.started = alreadyStarted();
       return journal.started as TranscriptionStarted;
     }
-    const retry = retryOf(transcribeOptions.retry);
     const step = { signal, retry, onProgress: emit };
     journal.grant ??= await requestUploadGrant(context, transactionId, step);
     let folderChanges = 0;

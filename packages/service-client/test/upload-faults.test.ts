@@ -215,11 +215,16 @@ describe('uploads through injected faults, against the reference service', () =>
 describe('a retried transcribe() does only what is left', () => {
   it('after a failed call, sends only the files not stored yet; after start, sends nothing', async () => {
     let failing = true;
-    const proxy = await startFaultProxy(service.url, (request) =>
-      failing && isStorage(request) && request.index >= 1
-        ? { kind: 'respond', status: 500, body: 'InternalError' }
-        : undefined,
-    );
+    let statusFaults = 0;
+    const proxy = await startFaultProxy(service.url, (request) => {
+      if (failing && isStorage(request) && request.index >= 1)
+        return { kind: 'respond', status: 500, body: 'InternalError' };
+      if (request.path.startsWith('/voice/api/v3/status/') && statusFaults > 0) {
+        statusFaults--;
+        return { kind: 'respond', status: 503, body: 'unavailable' };
+      }
+      return undefined;
+    });
     const from = serviceLog.length;
     try {
       const client = createServiceClient({
@@ -251,17 +256,23 @@ describe('a retried transcribe() does only what is left', () => {
       expect(proxy.log.length).toBe(requestsBefore);
 
       // Another process (a new client) retrying the same transaction asks the status endpoint
-      // and uploads nothing into the started transaction.
+      // (again after a 503) and uploads nothing into the started transaction.
+      statusFaults = 1;
       const other = createServiceClient({
         baseUrl: proxy.url,
         clientId: CLIENT_ID,
         clientSecret: CLIENT_SECRET,
+        retry: { baseDelayMs: 1 },
       });
       const fourth = await other.transcribe(await files(), params('retry-call'));
       expect(fourth).toMatchObject({ alreadyStarted: true, grant: undefined });
-      expect(proxy.log.slice(requestsBefore).map((entry) => `${entry.method} ${entry.path}`)).toEqual([
-        'POST /connect-auth/v1/account/login',
-        'GET /voice/api/v3/status/retry-call',
+      const seen = proxy.log
+        .slice(requestsBefore)
+        .map((entry) => `${entry.method} ${entry.path} ${entry.outcome}`);
+      expect(seen).toEqual([
+        'POST /connect-auth/v1/account/login 200',
+        'GET /voice/api/v3/status/retry-call 503',
+        expect.stringMatching(/^GET \/voice\/api\/v3\/status\/retry-call 20[026]$/),
       ]);
       await expectStartedOnceAndStoredOnce(from, 'retry-call', ['consultation.wav', 'follow-up.m4a']);
     } finally {
