@@ -67,7 +67,11 @@ export function multipartStream(
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   let sent = 0;
   let failure: Error | undefined;
+  // Once fetch gave up on the body (a reset), a read still in flight may end early: that is the
+  // cancel, not a file that shrank, and must not be mistaken for one.
+  let cancelled = false;
   const fail = (message: string) => {
+    if (cancelled) throw new Error('The upload was cancelled.');
     failure = new Error(message);
     throw failure;
   };
@@ -99,6 +103,7 @@ export function multipartStream(
       controller.close();
     },
     async cancel(reason) {
+      cancelled = true;
       await reader?.cancel(reason);
     },
   });
