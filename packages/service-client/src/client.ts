@@ -154,6 +154,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const context: ServiceContext = { baseUrl, fetch: withBearer(apiFetch, session, { clientId }) };
   const storageFetch = options.storageFetch;
   const journals = new Map<string, Journal>();
+  /** The `transcribe()` call in flight per caller-chosen transaction id (each resolves, never rejects). */
+  const running = new Map<string, Promise<void>>();
   const retryOf = (given: RetryOptions | undefined) => given ?? options.retry;
 
   const journalOf = (transactionId: string): Journal => {
@@ -331,12 +333,24 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   return {
     session,
     async transcribe(files, params, transcribeOptions = {}) {
+      // Calls for one transaction id run one after the other, so that a second call sees what the
+      // first did (and never uploads into a transaction the first one started).
+      const id = typeof params?.transaction_id === 'string' ? params.transaction_id : undefined;
+      const before = id === undefined ? undefined : running.get(id);
+      let done = () => {};
+      const mine = new Promise<void>((resolve) => {
+        done = resolve;
+      });
+      if (id !== undefined) running.set(id, mine);
       const controller = linkedController(transcribeOptions.signal);
       try {
+        await before;
         const emit = progressEmitter(transcribeOptions.onProgress, controller.controller);
         return await transcribe(files, params, transcribeOptions, controller.controller.signal, emit);
       } finally {
         controller.release();
+        done();
+        if (id !== undefined && running.get(id) === mine) running.delete(id);
       }
     },
     requestUploadGrant: (transactionId, step = {}) =>

@@ -281,6 +281,23 @@ describe('a retried transcribe() does only what is left', () => {
   });
 });
 
+describe('two calls for one transaction at once', () => {
+  it('run one after the other: one uploads and starts, the other finds it started', async () => {
+    const from = serviceLog.length;
+    const client = createServiceClient({
+      baseUrl: service.url,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+    });
+    const [one, two] = await Promise.all([
+      client.transcribe(await files(), params('concurrent-call')),
+      client.transcribe(await files(), params('concurrent-call')),
+    ]);
+    expect([one.alreadyStarted, two.alreadyStarted]).toEqual([false, true]);
+    await expectStartedOnceAndStoredOnce(from, 'concurrent-call', ['consultation.wav', 'follow-up.m4a']);
+  });
+});
+
 describe('cancelling and what cannot be retried', () => {
   it('an abort during a backoff wait rejects with the reason, and nothing is sent after it', async () => {
     const proxy = await startFaultProxy(service.url, (request) =>
