@@ -10,9 +10,10 @@ export type TranscribeProgress =
   /** An upload grant is asked for: the first one, or a fresh one after the storage refused a policy (403). */
   | { step: 'grant'; transactionId: string; attempt: number; reason: 'first' | 'policy-refused' }
   /**
-   * Bytes of one file handed to the network so far, of its total, in this attempt. For a sized
-   * stream (a file from disk) this is reported as the body is read; a Blob or bytes in memory are
-   * reported at 0 and when the storage accepted them. `done` is set once the storage answered 2xx;
+   * Bytes of one file handed to fetch so far, of its total, in this attempt (fetch and the
+   * network buffer a little ahead of what the storage has received). For a sized stream (a file
+   * from disk) this is reported as the body is read; a Blob or bytes in memory are reported at 0
+   * and when the storage accepted them. `done` is set once the storage answered 2xx;
    * `skipped` when an earlier call of this client had already stored the file.
    */
   | {
