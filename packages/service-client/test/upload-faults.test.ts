@@ -143,6 +143,8 @@ describe('uploads through injected faults, against the reference service', () =>
     expect(disk.filter((event) => event.attempt === 1).every((event) => !event.done)).toBe(true);
     expect(disk.at(-1)).toMatchObject({ attempt: 2, bytesSent: 3 * MIB, totalBytes: 3 * MIB, done: true });
     await expectStartedOnceAndStoredOnce(from, 'fault-reset', ['consultation.wav', 'follow-up.m4a']);
+    // The service saw the cut-off upload end without an answer, and kept nothing of it.
+    expect(serviceLines(from, 'fault-reset')).toContain(`POST ${STORAGE} aborted before an answer`);
     if (process.env.UPLOAD_TRACE_FILE) {
       const trace = {
         progress: events.filter(
