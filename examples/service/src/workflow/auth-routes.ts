@@ -39,7 +39,10 @@ const REFRESH_REFUSED: Record<'unknown' | 'mismatch' | 'reused', [string, string
   ],
 };
 
-/** docs/wire-format.md, "Auth": login with `{client_id, client_secret}`; refresh with the bearer header, Client-Id and both tokens. */
+/**
+ * docs/wire-format.md, "Auth": login with `{client_id, client_secret}`; refresh with the bearer
+ * header, Client-Id and both tokens, or (deprecated) with the refresh token alone.
+ */
 export function authRoutes(issuer: TokenIssuer, limiter: LoginLimiter, json: RequestHandler): Router {
   const router = Router();
   router.post(LOGIN_PATH, json, (req, res: Response, next) => {

@@ -9,7 +9,7 @@ export interface WorkflowConfig {
   storageDir: string;
   /** Shared JWE keys by kid: JSON bodies may then arrive encrypted too. */
   keys?: Record<string, string>;
-  /** `expires_in` of access tokens, seconds. Default 1800 (the documented example; docs/wire-format.md, "Auth"). */
+  /** `expires_in` of access tokens, seconds. Default 1800 (the documented example). */
   accessTokenSeconds?: number;
   /** `refresh_expires_in`, seconds. Default 86 400. */
   refreshTokenSeconds?: number;
@@ -30,9 +30,9 @@ export interface WorkflowConfig {
   webhookAllowHosts?: readonly string[];
   /** Subscriptions one client may hold. Default 10. */
   maxSubscriptionsPerClient?: number;
-  /** Largest audio file the upload policy allows, bytes. Default 5 GiB (docs/wire-format.md, "Step 2: storage upload"). */
+  /** Largest audio file the upload policy allows, bytes. Default 5 GiB (docs/wire-format.md). */
   maxFileBytes?: number;
-  /** How long an upload grant's policy stays valid, seconds. Default 3600 (docs/wire-format.md, "Step 2: storage upload"). */
+  /** How long an upload grant's policy stays valid, seconds. Default 3600 (docs/wire-format.md). */
   grantSeconds?: number;
   /** Secret that signs upload policies. Default: random for each start. */
   storageSecret?: string;

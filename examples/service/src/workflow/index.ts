@@ -61,7 +61,7 @@ export interface Workflow {
 
 /**
  * Login and refresh, webhook subscriptions, the four transcription steps (grant, presigned
- * storage POST, start, status) and the signed `v2rx.completed` (docs/wire-format.md, "Transcription workflow"). It does not
+ * storage POST, start, status) and the signed `v2rx.completed` (docs/wire-format.md). It does not
  * transcribe speech: documents describe the uploaded files.
  */
 export async function createWorkflow(config: WorkflowConfig): Promise<Workflow> {

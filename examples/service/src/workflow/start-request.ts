@@ -1,4 +1,4 @@
-// The service's own reading of the start body (docs/wire-format.md, "Step 3: start"), written apart from any
+// The service's own reading of the start body (docs/wire-format.md, "Step 3"), written apart from any
 // client's model so that each checks the other.
 const TEMPLATES = new Set(['clinical_notes_template', 'eka_emr_template', 'transcript_template']);
 const LANGUAGES = new Set(['en-IN', 'en-US', 'hi', 'gu', 'kn', 'ml', 'ta', 'te', 'bn', 'mr', 'pa']);

@@ -94,8 +94,8 @@ function meter(max: number) {
 }
 
 /**
- * docs/wire-format.md, "Step 2: storage upload": a browser-style presigned POST. The fields come first and are checked
- * against their signed policy before a byte of the file is written; the file streams to a private
+ * docs/wire-format.md, "Step 2: storage upload": a browser-style presigned POST. The fields come
+ * first and are checked against their signed policy before a byte of the file is written; the file streams to a private
  * partial file that becomes the object only when it arrived whole (answer 204).
  */
 export function storageRoutes(
@@ -199,10 +199,11 @@ export function storageRoutes(
           'EntityTooSmall',
           `Your proposed upload is smaller than the minimum allowed size (${minBytes} bytes).`,
         );
-      // Started while this file was arriving: it is not stored.
-      if (closed()) throw denied('the transaction of this grant was started while the file arrived.');
       const target = join(options.storageDir, ...key.split('/'));
       await mkdir(join(options.storageDir, folder!), { recursive: true, mode: 0o700 });
+      // Started while this file was arriving: it is not stored. Checked right before the rename,
+      // the last await before the record is kept.
+      if (closed()) throw denied('the transaction of this grant was started while the file arrived.');
       await rename(partial, target);
       const name = key.slice(transaction.folder.length);
       const audioType = audioTypeOf(name);

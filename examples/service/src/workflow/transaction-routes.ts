@@ -52,8 +52,9 @@ function fileDetails(transaction: Transaction, names: (string | undefined)[]): D
 }
 
 /**
- * docs/wire-format.md, "Step 3: start" and "Step 4: results": start (`201`, `409` already started, `422 {details}`) and status
- * (`202` processing, `200` all succeeded, `206` some, `500` none, `400` unknown transaction).
+ * docs/wire-format.md, "Step 3: start" and "Step 4: results": start (`201`, `409` already
+ * started, `422 {details}`) and status (`202` processing, `200` all succeeded, `206` some, `500`
+ * none, `400` unknown transaction).
  */
 export function transactionRoutes(
   transactions: TransactionStore,
