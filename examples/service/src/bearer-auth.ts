@@ -3,8 +3,11 @@ import type { RequestHandler } from 'express';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
-/** The principal that owns what static `ACCESS_TOKENS` callers create. */
-export const STATIC_TOKEN_OWNER = '\0access-tokens';
+/**
+ * The principal that owns what the static `ACCESS_TOKENS` entry at `index` creates: each token is
+ * its own owner, so one token's holder cannot read another token's documents.
+ */
+export const staticTokenOwner = (index: number) => `\0access-token:${index}`;
 
 /**
  * Spec 5: every call carries `Authorization: Bearer <token>`: an access token issued by the login
@@ -21,9 +24,12 @@ export function bearerAuth(
     const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
     if (token !== undefined) {
       const presented = digest(token);
-      const clientId = accepted.some((candidate) => timingSafeEqual(candidate, presented))
-        ? STATIC_TOKEN_OWNER
-        : issued(token);
+      // Every candidate is compared, so the time taken does not say which token matched.
+      let index = -1;
+      accepted.forEach((candidate, position) => {
+        if (timingSafeEqual(candidate, presented)) index = position;
+      });
+      const clientId = index >= 0 ? staticTokenOwner(index) : issued(token);
       if (clientId !== undefined) {
         res.locals.clientId = clientId;
         next();

@@ -1,4 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decryptJson, encryptJson } from '@jwe-transport/codec';
@@ -16,6 +17,7 @@ import {
 
 const LOGIN = '/connect-auth/v1/account/login';
 const REFRESH = '/connect-auth/v1/account/refresh-token';
+const LEGACY_REFRESH = '/connect-auth/v1/account/refresh';
 let t: TestService;
 
 beforeAll(async () => {
@@ -30,14 +32,34 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
     body: JSON.stringify(body),
   });
 
-const refresh = (tokens: Tokens, bearerToken = tokens.access_token) =>
+/** The documented refresh, with both required headers. */
+const refresh = (tokens: Tokens, clientId = 'alpha', bearerToken = tokens.access_token) =>
   post(
     REFRESH,
     { access_token: tokens.access_token, refresh_token: tokens.refresh_token },
-    {
-      authorization: `Bearer ${bearerToken}`,
-    },
+    { authorization: `Bearer ${bearerToken}`, 'client-id': clientId },
   );
+
+/** A login sent from another loopback address than the tests' default 127.0.0.1. */
+function loginFrom(localAddress: string, body: unknown): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const text = JSON.stringify(body);
+    const req = request(
+      `${t.url}${LOGIN}`,
+      {
+        method: 'POST',
+        localAddress,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(text);
+  });
+}
 
 /** Whether an access token is accepted by a workflow route (the grant answers 200 for its owner). */
 async function accepted(tokens: Tokens): Promise<boolean> {
@@ -109,6 +131,18 @@ describe('login', () => {
     expect((await login(t.url, 'alpha')).access_token).toMatch(/^at_/);
   });
 
+  it('limits by client id and source address together, so the rightful client still gets in from elsewhere', async () => {
+    t.clock.now += 120_000;
+    // An attacker at 127.0.0.3 who knows the id spends the whole window with wrong secrets.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect(await loginFrom('127.0.0.3', { client_id: 'alpha', client_secret: 'wrong-secret' })).toBe(401);
+    }
+    expect(await loginFrom('127.0.0.3', { client_id: 'alpha', client_secret: CLIENTS.alpha })).toBe(429);
+    // The rightful client, at its own address, is not locked out.
+    expect(await loginFrom('127.0.0.2', { client_id: 'alpha', client_secret: CLIENTS.alpha })).toBe(200);
+    expect((await login(t.url, 'alpha')).access_token).toMatch(/^at_/);
+  });
+
   it('counts unknown client ids in one shared window, so guessing ids gains no attempts', async () => {
     t.clock.now += 120_000;
     const statuses: number[] = [];
@@ -138,7 +172,7 @@ describe('refresh', () => {
     const first = await login(t.url, 'beta');
     t.clock.now += 61_000;
     expect(await accepted(first)).toBe(false);
-    const response = await refresh(first);
+    const response = await refresh(first, 'beta');
     expect(response.status).toBe(200);
     expect(await accepted((await response.json()) as Tokens)).toBe(true);
   });
@@ -151,7 +185,7 @@ describe('refresh', () => {
       refresh_token: one.refresh_token,
     });
     expect(noBearer.status).toBe(400);
-    expect((await refresh(one, other.access_token)).status).toBe(400);
+    expect((await refresh(one, 'alpha', other.access_token)).status).toBe(400);
     const mixed = await refresh({ ...one, access_token: other.access_token });
     expect(mixed.status).toBe(401);
     expect((await mixed.json()).error.code).toBe('ERR_TOKEN_PAIR_MISMATCH');
@@ -167,6 +201,7 @@ describe('refresh', () => {
     expect(await accepted(third)).toBe(true);
     const unrelated = await login(t.url, 'alpha');
 
+    t.clock.now += 5_001; // past the grace window for concurrent refreshes
     const reused = await refresh(first);
     expect(reused.status).toBe(401);
     expect((await reused.json()).error.code).toBe('ERR_REFRESH_TOKEN_REUSED');
@@ -174,6 +209,87 @@ describe('refresh', () => {
     expect((await refresh(third)).status).toBe(401);
     // Another login of the same client is a different family and keeps working.
     expect(await accepted(unrelated)).toBe(true);
+  });
+});
+
+describe('refresh as the service documents it and its clients send it', () => {
+  it("requires the Client-Id header on the documented refresh, naming the tokens' client", async () => {
+    const tokens = await login(t.url, 'alpha');
+    const withoutClientId = await post(
+      REFRESH,
+      { access_token: tokens.access_token, refresh_token: tokens.refresh_token },
+      { authorization: `Bearer ${tokens.access_token}` },
+    );
+    expect(withoutClientId.status).toBe(400);
+    expect((await withoutClientId.json()).error.message).toMatch(/Client-Id/);
+    const otherClient = await refresh(tokens, 'beta');
+    expect(otherClient.status).toBe(401);
+    expect((await otherClient.json()).error.code).toBe('ERR_TOKEN_PAIR_MISMATCH');
+    // The refused attempts did not spend the pair.
+    expect((await refresh(tokens, 'alpha')).status).toBe(200);
+  });
+
+  it('takes the deprecated refresh with {refresh_token} only, under the same rotation and reuse rules', async () => {
+    const first = await login(t.url, 'beta');
+    t.clock.now += 61_000; // the access token expired: the deprecated refresh does not need it
+    const response = await post(LEGACY_REFRESH, { refresh_token: first.refresh_token });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('deprecation')).toBe('true');
+    const second = (await response.json()) as Tokens;
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(await accepted(second)).toBe(true);
+    expect((await post(LEGACY_REFRESH, {})).status).toBe(400);
+    const wrongClient = await post(
+      LEGACY_REFRESH,
+      { refresh_token: second.refresh_token },
+      { 'client-id': 'alpha' },
+    );
+    expect(wrongClient.status).toBe(401);
+    // Rotation: once the grace window is over, the first token is a reuse and revokes the login.
+    t.clock.now += 5_001;
+    const reused = await post(LEGACY_REFRESH, { refresh_token: first.refresh_token });
+    expect(reused.status).toBe(401);
+    expect((await reused.json()).error.code).toBe('ERR_REFRESH_TOKEN_REUSED');
+    expect(await accepted(second)).toBe(false);
+  });
+
+  it('answers 20 concurrent refreshes of one pair with the same new pair, and revokes on reuse after the grace window', async () => {
+    const first = await login(t.url, 'alpha');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => refresh(first)));
+    expect(answers.map((response) => response.status)).toEqual(Array(20).fill(200));
+    const pairs = (await Promise.all(answers.map((response) => response.json()))) as Tokens[];
+    expect(new Set(pairs.map((pair) => pair.access_token)).size).toBe(1);
+    expect(new Set(pairs.map((pair) => pair.refresh_token)).size).toBe(1);
+    const winner = pairs[0]!;
+    expect(await accepted(winner)).toBe(true);
+    // The new pair refreshes as usual.
+    const next = (await (await refresh(winner)).json()) as Tokens;
+    expect(await accepted(next)).toBe(true);
+    // After the window, the first refresh token again counts as leaked.
+    t.clock.now += 5_001;
+    const reused = await refresh(first);
+    expect(reused.status).toBe(401);
+    expect((await reused.json()).error.code).toBe('ERR_REFRESH_TOKEN_REUSED');
+    expect(await accepted(next)).toBe(false);
+  });
+
+  it('accepts a Client-Id header on every call, and refuses one that names another client', async () => {
+    const tokens = await login(t.url, 'alpha');
+    const own = await fetch(`${t.url}/v1/file-upload?txn_id=client-id-own&action=ekascribe-v2`, {
+      method: 'POST',
+      headers: { ...bearer(tokens), 'client-id': 'alpha' },
+    });
+    expect(own.status).toBe(200);
+    const other = await fetch(`${t.url}/v1/file-upload?txn_id=client-id-other&action=ekascribe-v2`, {
+      method: 'POST',
+      headers: { ...bearer(tokens), 'client-id': 'beta' },
+    });
+    expect(other.status).toBe(401);
+    expect((await other.json()).error.code).toBe('ERR_CLIENT_ID_MISMATCH');
+  });
+
+  it('reads the grace window from REFRESH_GRACE_SECONDS', () => {
+    expect(configFromEnv({ REFRESH_GRACE_SECONDS: '2' }).workflow.refreshGraceSeconds).toBe(2);
   });
 });
 

@@ -102,6 +102,27 @@ describe('stored documents', () => {
     expect(staticToken.status).toBe(404);
   });
 
+  it("give each static ACCESS_TOKENS entry its own owner: token B cannot read token A's document", async () => {
+    const two = await startTestService({}, { tokens: ['static-token-a1', 'static-token-b2'] });
+    try {
+      const as = (token: string) => ({ authorization: `Bearer ${token}` });
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(randomBytes(100))]), 'a.pdf');
+      const uploaded = await fetch(`${two.url}/mr/api/v2/docs`, {
+        method: 'POST',
+        headers: as('static-token-a1'),
+        body: form,
+      });
+      expect(uploaded.status).toBe(200);
+      const { document_id } = (await uploaded.json()) as { document_id: string };
+      const path = `${two.url}/mr/api/v2/docs/${document_id}`;
+      expect((await fetch(path, { headers: as('static-token-a1') })).status).toBe(200);
+      expect((await fetch(path, { headers: as('static-token-b2') })).status).toBe(404);
+    } finally {
+      await two.close();
+    }
+  });
+
   it('makes an existing, wider DOCS_DIR private at start', async () => {
     const parent = await mkdtemp(join(tmpdir(), 'docs-mode-'));
     const docsDir = join(parent, 'docs');

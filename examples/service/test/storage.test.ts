@@ -7,7 +7,9 @@ import {
   grant,
   login,
   presignedPost,
+  startBody,
   startTestService,
+  startTransaction,
   type TestService,
   type Tokens,
 } from './support/service.js';
@@ -117,6 +119,8 @@ describe('presigned storage POST', () => {
       { ...fields, 'x-amz-signature': fields['x-amz-signature']!.slice(0, 40) },
       { ...fields, policy: Buffer.from(JSON.stringify(policy)).toString('base64') },
       { ...fields, key: `store-other/${FILENAME}` },
+      { ...fields, key: 'store-other/x.wav' },
+      { ...fields, key: 'store-forged/sub/x.wav' },
       { ...fields, key: `store-forged/../store-other/${FILENAME}` },
       { ...fields, 'x-amz-meta-txn-id': 'store-other' },
       { ...fields, 'x-amz-meta-extra': 'not in the policy' },
@@ -130,6 +134,36 @@ describe('presigned storage POST', () => {
     }
     for (const folder of ['store-forged', 'store-other'])
       expect(await readdir(join(audioDir, folder)).catch(() => [])).toEqual([]);
+  });
+
+  it('takes the key as the literal file name template or as the explicit folderPath + name', async () => {
+    const data = await grant(t.url, alpha, 'store-keys');
+    const templated = randomBytes(1000);
+    const explicit = randomBytes(2000);
+    expect((await presignedPost(data, 'templated.wav', templated)).status).toBe(204);
+    const fields = { ...data.uploadData.fields, key: `${data.folderPath}explicit.wav` };
+    // With an explicit key the file part's own name does not matter, as in object storage.
+    expect((await presignedPost(data, 'blob', explicit, fields)).status).toBe(204);
+    expect(sha256(await readFile(join(audioDir, 'store-keys', 'templated.wav')))).toBe(sha256(templated));
+    expect(sha256(await readFile(join(audioDir, 'store-keys', 'explicit.wav')))).toBe(sha256(explicit));
+    const transaction = t.service.workflow.transactions.get('store-keys')!;
+    expect([...transaction.files.keys()].sort()).toEqual(['explicit.wav', 'templated.wav']);
+  });
+
+  it('refuses uploads into a transaction that was started, and stores none of the bytes', async () => {
+    const data = await grant(t.url, alpha, 'store-closed');
+    expect((await presignedPost(data, 'a.wav', randomBytes(100))).status).toBe(204);
+    expect((await startTransaction(t.url, alpha, 'store-closed', startBody(data, ['a.wav']))).status).toBe(
+      201,
+    );
+    const late = await presignedPost(data, 'b.wav', randomBytes(100));
+    expect(late.status).toBe(403);
+    expect(await late.text()).toMatch(/AccessDenied.*started/s);
+    const replaced = await presignedPost(data, 'a.wav', randomBytes(100));
+    expect(replaced.status).toBe(403);
+    expect(await readdir(join(audioDir, 'store-closed'))).toEqual(['a.wav']);
+    expect((await stat(join(audioDir, 'store-closed', 'a.wav'))).size).toBe(100);
+    expect(await partials()).toEqual([]);
   });
 
   it('refuses a file name that is not one path segment', async () => {

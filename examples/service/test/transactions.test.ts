@@ -77,6 +77,7 @@ describe('start (POST /voice/api/v2/transaction/init/{txn})', () => {
         'batch_s3_url',
         'client_generated_files',
         'input_language',
+        'model_type',
         'output_format_template',
         'transfer',
       ].sort(),
@@ -106,6 +107,104 @@ describe('start (POST /voice/api/v2/transaction/init/{txn})', () => {
     }
     // None of these started the transaction.
     expect((await startTransaction(t.url, alpha, 'start-bad', startBody(data, ['a.wav']))).status).toBe(201);
+  });
+
+  it('answers 422 without model_type, which the documented start call requires', async () => {
+    const data = await uploaded('start-model', { 'a.wav': randomBytes(10) });
+    const body: Record<string, unknown> = startBody(data, ['a.wav']);
+    delete body.model_type;
+    const response = await startTransaction(t.url, alpha, 'start-model', body);
+    expect(response.status).toBe(422);
+    expect((await response.json()).details).toEqual([
+      { loc: ['body', 'model_type'], msg: 'field required', type: 'value_error.missing' },
+    ]);
+  });
+
+  it('takes batch_s3_url as uploadData.url + folderPath or as s3://<bucket>/<folderPath>, and files as names or s3:// URLs', async () => {
+    const files = { 'a.wav': randomBytes(100), 'b.m4a': randomBytes(200) };
+    const http = await uploaded('start-forms-http', files);
+    const httpStart = await startTransaction(
+      t.url,
+      alpha,
+      'start-forms-http',
+      startBody(http, ['a.wav', `${http.uploadData.url}${http.folderPath}b.m4a`]),
+    );
+    expect(httpStart.status).toBe(201);
+
+    const s3 = await uploaded('start-forms-s3', files);
+    const folder = `s3://ekascribe-audio/${s3.folderPath}`;
+    const started = await startTransaction(
+      t.url,
+      alpha,
+      'start-forms-s3',
+      startBody(s3, [`${folder}a.wav`, 'b.m4a'], { batch_s3_url: folder }),
+    );
+    expect(started.status).toBe(201);
+    const result = await finalStatus('start-forms-s3');
+    const emr = (await result.json()).data.output.find(
+      (item: { template_id: string }) => item.template_id === 'eka_emr_template',
+    );
+    // The URLs were read as the uploaded files they name.
+    expect(JSON.parse(decode(emr.value)).files.map((file: { name: string }) => file.name)).toEqual([
+      'a.wav',
+      'b.m4a',
+    ]);
+  });
+
+  it('still refuses URLs of other folders or buckets, and a file listed twice in two spellings', async () => {
+    const data = await uploaded('start-forms-bad', { 'a.wav': randomBytes(10) });
+    const own = `s3://ekascribe-audio/${data.folderPath}`;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ batch_s3_url: 's3://ekascribe-audio/start-ok/' }, 'batch_s3_url'],
+      [{ batch_s3_url: `s3://other-bucket/${data.folderPath}` }, 'batch_s3_url'],
+      [{ client_generated_files: ['s3://ekascribe-audio/start-ok/a.wav'] }, '0'],
+      [{ client_generated_files: [`s3://other-bucket/${data.folderPath}a.wav`] }, '0'],
+      [{ client_generated_files: [`${own}sub/a.wav`] }, '0'],
+      [{ client_generated_files: ['a.wav', `${own}a.wav`] }, '1'],
+    ];
+    for (const [change, last] of cases) {
+      const response = await startTransaction(
+        t.url,
+        alpha,
+        'start-forms-bad',
+        startBody(data, ['a.wav'], change),
+      );
+      expect(response.status, JSON.stringify(change)).toBe(422);
+      const { details } = await response.json();
+      expect(details.map((detail: { loc: unknown[] }) => String(detail.loc.at(-1)))).toContain(last);
+    }
+  });
+
+  it('keeps a <txn_id>.json manifest beside the audio without counting it as audio', async () => {
+    const manifest = new TextEncoder().encode(
+      JSON.stringify({ client_id: 'alpha', txn_id: 'start-manifest', files: ['a.wav'] }),
+    );
+    const data = await uploaded('start-manifest', { 'a.wav': randomBytes(64) });
+    // As one SDK posts it: key set explicitly to folderPath + name, after the audio.
+    const fields = { ...data.uploadData.fields, key: `${data.folderPath}start-manifest.json` };
+    expect((await presignedPost(data, 'start-manifest.json', manifest, fields)).status).toBe(204);
+    const named = await startTransaction(
+      t.url,
+      alpha,
+      'start-manifest',
+      startBody(data, ['a.wav', 'start-manifest.json']),
+    );
+    expect(named.status).toBe(422);
+    expect((await named.json()).details[0]).toMatchObject({ type: 'value_error.file_type' });
+    expect((await startTransaction(t.url, alpha, 'start-manifest', startBody(data, ['a.wav']))).status).toBe(
+      201,
+    );
+    const result = await finalStatus('start-manifest');
+    const emr = (await result.json()).data.output.find(
+      (item: { template_id: string }) => item.template_id === 'eka_emr_template',
+    );
+    expect(JSON.parse(decode(emr.value)).files.map((file: { name: string }) => file.name)).toEqual(['a.wav']);
+    const transaction = t.service.workflow.transactions.get('start-manifest')!;
+    expect([...transaction.files.keys()]).toEqual(['a.wav']);
+    expect(transaction.objects.get('start-manifest.json')).toMatchObject({
+      size: manifest.length,
+      sha256: sha256(manifest),
+    });
   });
 
   it('answers 400 transaction_not_found for a transaction that was never granted', async () => {

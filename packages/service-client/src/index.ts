@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 
-export { withBearer } from './auth/bearer-fetch.js';
+export { type BearerOptions, withBearer } from './auth/bearer-fetch.js';
 export {
   type AuthEndpointOptions,
   type ClientCredentials,
@@ -26,6 +26,7 @@ export {
   createServiceClient,
   type ServiceClient,
   type ServiceClientOptions,
+  type StepOptions,
   type TranscribeOptions,
   type TranscriptionStarted,
 } from './client.js';
@@ -48,7 +49,12 @@ export {
   type TranscriptionErrorCode,
   type TranscriptionErrorDetails,
 } from './transcription/errors.js';
-export { parseUploadGrant, UPLOAD_GRANT_PATH, type UploadGrant } from './transcription/grant.js';
+export {
+  type GrantOptions,
+  parseUploadGrant,
+  UPLOAD_GRANT_PATH,
+  type UploadGrant,
+} from './transcription/grant.js';
 export {
   type ExtraData,
   type OutputFormat,
@@ -57,8 +63,11 @@ export {
   type TranscriptionParams,
   transcriptionParamsIssues,
 } from './transcription/params.js';
+export type { ProgressListener, RetriedStep, TranscribeProgress } from './transcription/progress.js';
 export type { FhirOutput, ResultItem, SessionResult } from './transcription/result.js';
+export type { RetryOptions } from './transcription/retry.js';
 export {
+  type PostStartOptions,
   START_PATH,
   type StartedTranscription,
   type StartOptions,
@@ -70,6 +79,7 @@ export {
   MAX_UPLOAD_BYTES,
   type StorageUploadOptions,
   uploadToStorage,
+  uploadWithRetries,
 } from './transcription/storage-upload.js';
 export {
   SUBSCRIPTION_PATH,

@@ -93,7 +93,7 @@ it('runs from credentials to decoded documents against the reference service', a
     );
     expect(started.transactionId).toBe('reference-visit-1');
     const again = await client
-      .start(started.grant, started.files, {
+      .start(started.grant!, started.files, {
         transaction_id: 'reference-visit-1',
         output_format: {
           input_language: ['en-IN'],

@@ -3,6 +3,7 @@ import {
   INPUT_LANGUAGES,
   MODEL_TYPES,
   parseTranscriptionParams,
+  startBody,
   TEMPLATE_IDS,
   TranscriptionError,
   transcriptionParamsIssues,
@@ -23,6 +24,21 @@ const validParams = {
     ],
   },
 };
+
+describe('the start body', () => {
+  it("sends model_type, which the start call requires: pro by default, as the service's SDKs do", () => {
+    const grant = { url: 'https://storage.example/bucket/', folderPath: 'txn-1/' };
+    const { extra_data: _omitted, ...withoutExtra } = validParams;
+    expect(startBody(withoutExtra as never, ['a.wav'], grant).model_type).toBe('pro');
+    const lite = { ...validParams, extra_data: { model_type: 'lite' } };
+    expect(startBody(lite as never, ['a.wav'], grant)).toMatchObject({
+      model_type: 'lite',
+      mode: 'dictation',
+      batch_s3_url: 'https://storage.example/bucket/txn-1/',
+      client_generated_files: ['a.wav'],
+    });
+  });
+});
 
 describe('transcription parameters (spec 2.7)', () => {
   it('lists the allowed values of the spec', () => {

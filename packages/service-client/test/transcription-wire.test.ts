@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import {
   createServiceClient,
   type ServiceClient,
+  type TranscribeProgress,
   TranscriptionError,
   type TranscriptionParams,
 } from '@jwe-transport/service-client';
@@ -66,7 +67,7 @@ describe('createServiceClient() on the documented wire', () => {
       { additionalData: { visit: 7 }, speciality: 'general' },
     );
     expect(started).toMatchObject({ transactionId: 'visit-0001', status: 'success', businessId: 'b-1' });
-    const folder = started.grant.folderPath;
+    const folder = started.grant!.folderPath;
     const stored = [...service.storage.files.values()];
     expect(
       stored.map(({ key, size, sha256: hash, contentType }) => ({ key, size, hash, contentType })),
@@ -79,11 +80,11 @@ describe('createServiceClient() on the documented wire', () => {
       },
       { key: `${folder}follow-up.wav`, size: onDisk.length, hash: sha256(onDisk), contentType: 'audio/wav' },
     ]);
-    expect(stored[0]?.order).toEqual([...started.grant.fields.map(([name]) => name), 'file']);
+    expect(stored[0]?.order).toEqual([...started.grant!.fields.map(([name]) => name), 'file']);
     expect(service.transactions.get('visit-0001')?.body).toEqual({
       mode: 'consultation',
       transfer: 'non-vaded',
-      batch_s3_url: `${started.grant.url}${folder}`,
+      batch_s3_url: `${started.grant!.url}${folder}`,
       client_generated_files: ['consultation.mp3', 'follow-up.wav'],
       input_language: ['en-IN', 'hi'],
       output_format_template: [
@@ -94,10 +95,15 @@ describe('createServiceClient() on the documented wire', () => {
       speciality: 'general',
       additional_data: { visit: 7 },
     });
-    // The storage leg carries no bearer token; every API call does.
+    // The storage leg carries no bearer token and no Client-Id; every API call carries both.
     for (const entry of service.log) {
-      if (entry.path === '/storage/') expect(entry.authorization).toBeUndefined();
-      else if (!entry.path.startsWith('/connect-auth/')) expect(entry.authorization).toMatch(/^Bearer at-/);
+      if (entry.path === '/storage/') {
+        expect(entry.authorization).toBeUndefined();
+        expect(entry.clientId).toBeUndefined();
+      } else {
+        expect(entry.clientId, entry.path).toBe(CLIENT_ID);
+        if (!entry.path.startsWith('/connect-auth/')) expect(entry.authorization).toMatch(/^Bearer at-/);
+      }
     }
     const result = await client.waitForResult('visit-0001', { expectedTemplates: ['eka_emr_template'] });
     expect(result.state).toBe('done');
@@ -177,8 +183,19 @@ describe('createServiceClient() on the documented wire', () => {
     await client.transcribe([{ name: 'a.wav', data: new Uint8Array([1]) }], PARAMS);
     const first = await client.getResult('visit-0001');
     expect(first).toMatchObject({ state: 'processing', httpStatus: 202 });
-    const result = await client.waitForResult('visit-0001', { intervalMs: 1, maxIntervalMs: 2 });
-    expect(service.counts.polls).toBe(4);
+    const polls: TranscribeProgress[] = [];
+    const result = await client.waitForResult('visit-0001', {
+      intervalMs: 1,
+      maxIntervalMs: 2,
+      onProgress: (event) => polls.push(event),
+    });
+    expect(polls).toEqual([
+      { step: 'status', transactionId: 'visit-0001', httpStatus: 202, poll: 1 },
+      { step: 'status', transactionId: 'visit-0001', httpStatus: 202, poll: 2 },
+      { step: 'status', transactionId: 'visit-0001', httpStatus: 206, poll: 3 },
+    ]);
+    // One status call by transcribe() (a caller-chosen id may be a retry: was it started?), then 1 + 3.
+    expect(service.counts.polls).toBe(5);
     expect(result).toMatchObject({ state: 'partial', httpStatus: 206 });
     expect(result.decoded.status).toBe('partial_success');
     expect(
@@ -231,6 +248,42 @@ describe('createServiceClient() on the documented wire', () => {
     controller.abort(new Error('user stopped'));
     await expect(waiting).rejects.toThrow('user stopped');
     expect(polled).toBe(1);
+  });
+
+  it('a fresh grant that names a new folder: the files stored under the old one go again under the new one', async () => {
+    const first = new TextEncoder().encode('RIFF first');
+    const second = new TextEncoder().encode('RIFF second');
+    const events: TranscribeProgress[] = [];
+    const started = await client.transcribe(
+      [
+        { name: 'first.wav', data: first },
+        { name: 'second.wav', data: second },
+      ],
+      PARAMS,
+      {
+        retry: { baseDelayMs: 1 },
+        onProgress: (event) => {
+          events.push(event);
+          // The first file is in; the policy expires before the second arrives.
+          if (event.step === 'file' && event.file === 'first.wav' && event.done)
+            service.storage.clock.offsetMs = 2 * 3600 * 1000;
+          if (event.step === 'grant' && event.reason === 'policy-refused') service.storage.clock.offsetMs = 0;
+        },
+      },
+    );
+    expect(service.counts.grants).toBe(2);
+    const folder = started.grant!.folderPath;
+    const keys = [...service.storage.files.values()].map((file) => file.key);
+    expect(keys.filter((key) => key.startsWith(folder)).sort()).toEqual([
+      `${folder}first.wav`,
+      `${folder}second.wav`,
+    ]);
+    expect(service.transactions.get('visit-0001')?.body.batch_s3_url).toBe(`${started.grant!.url}${folder}`);
+    expect(
+      events
+        .filter((event) => event.step === 'file' && event.done && !event.skipped)
+        .map((event) => (event as { file: string }).file),
+    ).toEqual(['first.wav', 'second.wav', 'first.wav']);
   });
 
   it('an expired grant is a 403 ERR_UPLOAD_GRANT_EXPIRED that says to ask for a new grant', async () => {

@@ -6,6 +6,8 @@ import type { TokenIssuer } from './tokens.js';
 
 export const LOGIN_PATH = '/connect-auth/v1/account/login';
 export const REFRESH_PATH = '/connect-auth/v1/account/refresh-token';
+/** The older refresh, `{refresh_token}` only: deprecated by the service but still used by one of its SDKs. */
+export const LEGACY_REFRESH_PATH = '/connect-auth/v1/account/refresh';
 
 const stringField = (body: unknown, name: string): string | undefined => {
   const value =
@@ -15,6 +17,12 @@ const stringField = (body: unknown, name: string): string | undefined => {
 
 export const bearerToken = (req: Request): string | undefined =>
   /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+
+/** The `Client-Id` header the service's own clients send on every call (one value, or undefined). */
+export const clientIdHeader = (req: Request): string | undefined => {
+  const value = req.headers['client-id'];
+  return typeof value === 'string' && value !== '' && value.length <= 512 ? value : undefined;
+};
 
 const REFRESH_REFUSED: Record<'unknown' | 'mismatch' | 'reused', [string, string]> = {
   unknown: [
@@ -31,7 +39,10 @@ const REFRESH_REFUSED: Record<'unknown' | 'mismatch' | 'reused', [string, string
   ],
 };
 
-/** Field notes: login with `{client_id, client_secret}`; refresh with the bearer header and both tokens. */
+/**
+ * docs/wire-format.md, "Auth": login with `{client_id, client_secret}`; refresh with the bearer
+ * header, Client-Id and both tokens, or (deprecated) with the refresh token alone.
+ */
 export function authRoutes(issuer: TokenIssuer, limiter: LoginLimiter, json: RequestHandler): Router {
   const router = Router();
   router.post(LOGIN_PATH, json, (req, res: Response, next) => {
@@ -48,7 +59,8 @@ export function authRoutes(issuer: TokenIssuer, limiter: LoginLimiter, json: Req
       );
       return;
     }
-    const wait = limiter.attempt(clientId);
+    // The peer address, not X-Forwarded-For: this service is reached directly (no trusted proxy).
+    const wait = limiter.attempt(clientId, req.socket.remoteAddress ?? 'unknown');
     if (wait > 0) {
       res.setHeader('Retry-After', String(wait));
       next(
@@ -56,7 +68,7 @@ export function authRoutes(issuer: TokenIssuer, limiter: LoginLimiter, json: Req
           429,
           'auth.rate_limited',
           'ERR_TOO_MANY_LOGINS',
-          `Too many login attempts for this client id: try again in ${wait} s.`,
+          `Too many login attempts for this client id from this address: try again in ${wait} s.`,
         ),
       );
       return;
@@ -75,27 +87,53 @@ export function authRoutes(issuer: TokenIssuer, limiter: LoginLimiter, json: Req
     }
     res.status(200).json(answer);
   });
-  router.post(REFRESH_PATH, json, (req, res, next) => {
-    const accessToken = stringField(req.body, 'access_token');
-    const refreshToken = stringField(req.body, 'refresh_token');
-    if (accessToken === undefined || refreshToken === undefined || bearerToken(req) !== accessToken) {
-      next(
-        new WorkflowHttpError(
-          400,
-          'auth.request.invalid',
-          'ERR_INVALID_REQUEST',
-          'Send "Authorization: Bearer <access_token>" and {"access_token", "refresh_token"} with the same access token.',
-        ),
-      );
-      return;
-    }
-    const outcome = issuer.refresh(accessToken, refreshToken);
+  const answerRefresh = (
+    outcome: ReturnType<TokenIssuer['refresh']>,
+    res: Response,
+    next: (error: unknown) => void,
+  ) => {
     if (!outcome.ok) {
       const [code, message] = REFRESH_REFUSED[outcome.reason];
       next(new WorkflowHttpError(401, 'auth.refresh.invalid', code, message));
       return;
     }
     res.status(200).json(outcome.answer);
+  };
+  // Documented: `Authorization: Bearer <access_token>` and `Client-Id` are both required headers.
+  router.post(REFRESH_PATH, json, (req, res, next) => {
+    const accessToken = stringField(req.body, 'access_token');
+    const refreshToken = stringField(req.body, 'refresh_token');
+    const clientId = clientIdHeader(req);
+    if (
+      accessToken === undefined ||
+      refreshToken === undefined ||
+      bearerToken(req) !== accessToken ||
+      clientId === undefined
+    ) {
+      next(
+        new WorkflowHttpError(
+          400,
+          'auth.request.invalid',
+          'ERR_INVALID_REQUEST',
+          'Send "Authorization: Bearer <access_token>", "Client-Id: <client id>" and {"access_token", "refresh_token"} with the same access token.',
+        ),
+      );
+      return;
+    }
+    answerRefresh(issuer.refresh(refreshToken, { accessToken, clientId }), res, next);
+  });
+  // Deprecated, still accepted: the refresh token alone, under the same rotation and reuse rules.
+  router.post(LEGACY_REFRESH_PATH, json, (req, res, next) => {
+    const refreshToken = stringField(req.body, 'refresh_token');
+    if (refreshToken === undefined) {
+      next(
+        new WorkflowHttpError(400, 'auth.request.invalid', 'ERR_INVALID_REQUEST', 'Send {"refresh_token"}.'),
+      );
+      return;
+    }
+    res.setHeader('Deprecation', 'true');
+    const clientId = clientIdHeader(req);
+    answerRefresh(issuer.refresh(refreshToken, clientId === undefined ? {} : { clientId }), res, next);
   });
   return router;
 }
@@ -105,7 +143,9 @@ export function issuedTokenAuth(issuer: TokenIssuer): RequestHandler {
   return (req, res, next) => {
     const token = bearerToken(req);
     const clientId = token === undefined ? undefined : issuer.clientOf(token);
-    if (clientId !== undefined) {
+    // A `Client-Id` header is accepted on every call; when sent it must name the token's client.
+    const named = clientIdHeader(req);
+    if (clientId !== undefined && (named === undefined || named === clientId)) {
       res.locals.clientId = clientId;
       next();
       return;
@@ -119,8 +159,10 @@ export function issuedTokenAuth(issuer: TokenIssuer): RequestHandler {
       new WorkflowHttpError(
         401,
         'auth.token.invalid',
-        'ERR_UNAUTHORIZED',
-        'The access token is missing, expired or revoked: refresh it or log in again, and send it as "Authorization: Bearer <token>".',
+        clientId !== undefined ? 'ERR_CLIENT_ID_MISMATCH' : 'ERR_UNAUTHORIZED',
+        clientId !== undefined
+          ? 'The Client-Id header names another client than the access token was issued to: send your own client id.'
+          : 'The access token is missing, expired or revoked: refresh it or log in again, and send it as "Authorization: Bearer <token>".',
       ),
     );
   };

@@ -9,11 +9,16 @@ export interface WorkflowConfig {
   storageDir: string;
   /** Shared JWE keys by kid: JSON bodies may then arrive encrypted too. */
   keys?: Record<string, string>;
-  /** `expires_in` of access tokens, seconds. Default 1800 (the field notes' example). */
+  /** `expires_in` of access tokens, seconds. Default 1800 (the documented example). */
   accessTokenSeconds?: number;
   /** `refresh_expires_in`, seconds. Default 86 400. */
   refreshTokenSeconds?: number;
-  /** Login attempts per client id per minute. Default 10. */
+  /**
+   * How long a used refresh token still answers the pair it was exchanged for (concurrent
+   * refreshes of one pair), seconds. Default 5; 0 turns it off. After it, reuse revokes the login.
+   */
+  refreshGraceSeconds?: number;
+  /** Login attempts per client id and source address per minute. Default 10. */
   loginAttemptsPerMinute?: number;
   /** How long a transaction stays "processing" (answers 202) after start. Default 500 ms. */
   processingMs?: number;
@@ -25,9 +30,9 @@ export interface WorkflowConfig {
   webhookAllowHosts?: readonly string[];
   /** Subscriptions one client may hold. Default 10. */
   maxSubscriptionsPerClient?: number;
-  /** Largest audio file the upload policy allows, bytes. Default 5 GiB (field notes). */
+  /** Largest audio file the upload policy allows, bytes. Default 5 GiB (docs/wire-format.md). */
   maxFileBytes?: number;
-  /** How long an upload grant's policy stays valid, seconds. Default 3600 (field notes). */
+  /** How long an upload grant's policy stays valid, seconds. Default 3600 (docs/wire-format.md). */
   grantSeconds?: number;
   /** Secret that signs upload policies. Default: random for each start. */
   storageSecret?: string;
@@ -109,6 +114,7 @@ export function workflowConfigFromEnv(
     accessTokenSeconds: 'TOKEN_EXPIRES_IN',
     processingMs: 'PROCESSING_MS',
     loginAttemptsPerMinute: 'LOGIN_ATTEMPTS_PER_MINUTE',
+    refreshGraceSeconds: 'REFRESH_GRACE_SECONDS',
     maxSubscriptionsPerClient: 'MAX_SUBSCRIPTIONS_PER_CLIENT',
     maxFileBytes: 'UPLOAD_MAX_BYTES',
   } as const;

@@ -9,7 +9,7 @@ export interface AudioFileRecord {
   contentType: string;
 }
 
-/** One `data.output` item (spec 2.9, field notes). */
+/** One `data.output` item (spec 2.9; docs/wire-format.md, "Step 4: results"). */
 export interface OutputItem {
   template_id: string;
   value: string;
@@ -48,7 +48,7 @@ function clinicalNotes(
     `_${NO_SPEECH}_`,
     '',
     `- Session: ${sessionId}`,
-    `- Mode: ${params.mode}; transfer: ${params.transfer}; model: ${params.modelType ?? 'not given'}`,
+    `- Mode: ${params.mode}; transfer: ${params.transfer}; model: ${params.modelType}`,
     `- Speciality: ${params.speciality ?? 'not given'}`,
     `- Languages: ${params.languages.join(', ')}`,
     `- Codification needed: ${template.codificationNeeded ? 'yes' : 'no'}`,
@@ -70,7 +70,7 @@ function emrRecord(
     session_id: sessionId,
     mode: params.mode,
     transfer: params.transfer,
-    model_type: params.modelType ?? null,
+    model_type: params.modelType,
     speciality: params.speciality ?? null,
     languages: params.languages,
     codification_needed: template.codificationNeeded,

@@ -11,7 +11,7 @@ export const GRANT_ACTION = 'ekascribe-v2';
 export const storageUrl = (req: Request) => `${req.protocol}://${req.get('host')}${STORAGE_PATH}/`;
 
 /**
- * Field notes, step 1: `POST /v1/file-upload?txn_id=&action=ekascribe-v2` answers a presigned
+ * docs/wire-format.md, "Step 1": `POST /v1/file-upload?txn_id=&action=ekascribe-v2` answers a presigned
  * POST grant for the transaction's folder. The first grant makes the transaction the caller's.
  */
 export function grantRoutes(

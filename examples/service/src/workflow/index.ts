@@ -61,7 +61,7 @@ export interface Workflow {
 
 /**
  * Login and refresh, webhook subscriptions, the four transcription steps (grant, presigned
- * storage POST, start, status) and the signed `v2rx.completed` (field notes). It does not
+ * storage POST, start, status) and the signed `v2rx.completed` (docs/wire-format.md). It does not
  * transcribe speech: documents describe the uploaded files.
  */
 export async function createWorkflow(config: WorkflowConfig): Promise<Workflow> {
@@ -72,6 +72,7 @@ export async function createWorkflow(config: WorkflowConfig): Promise<Workflow> 
   const tokens = new TokenIssuer(config.clients, {
     accessSeconds: config.accessTokenSeconds ?? 1800,
     refreshSeconds: config.refreshTokenSeconds ?? 86_400,
+    graceMs: (config.refreshGraceSeconds ?? 5) * 1000,
     now,
   });
   const limiter = new LoginLimiter(

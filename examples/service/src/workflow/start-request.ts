@@ -1,11 +1,12 @@
-// The service's own reading of the start body (field notes, step 3), written apart from any
+// The service's own reading of the start body (docs/wire-format.md, "Step 3"), written apart from any
 // client's model so that each checks the other.
 const TEMPLATES = new Set(['clinical_notes_template', 'eka_emr_template', 'transcript_template']);
 const LANGUAGES = new Set(['en-IN', 'en-US', 'hi', 'gu', 'kn', 'ml', 'ta', 'te', 'bn', 'mr', 'pa']);
 const MODES = new Set(['dictation', 'consultation']);
 const TRANSFERS = new Set(['non-vaded', 'vaded']);
 const MODEL_TYPES = new Set(['pro', 'lite']);
-const FILE_NAME = /^[^/\\\0]{1,255}$/;
+// A bare file name, or a full URL of one (resolved against the transaction's folder at start).
+const FILE_ENTRY = /^(?:[^/\\\0]{1,255}|(?:s3|https?):\/\/[^\\\0]{1,1800})$/;
 
 export interface RequestedTemplate {
   templateId: string;
@@ -15,9 +16,10 @@ export interface RequestedTemplate {
 export interface StartRequest {
   mode: string;
   transfer: string;
-  /** Spec 2.7's `extra_data.model_type`, when the client sends it along. */
-  modelType: string | undefined;
+  /** `pro` or `lite`: required by the documented start call. */
+  modelType: string;
   batchUrl: string;
+  /** `client_generated_files` as sent: bare names or full URLs; resolved by `fileNameOf()`. */
   files: string[];
   languages: string[];
   speciality: string | undefined;
@@ -99,11 +101,16 @@ export function parseStartRequest(body: unknown): { request: StartRequest } | { 
     files.length === 0 ||
     files.length > 50 ||
     files.some(
-      (name) => typeof name !== 'string' || !FILE_NAME.test(name) || name === '.' || name === '..',
+      (name) => typeof name !== 'string' || !FILE_ENTRY.test(name) || name === '.' || name === '..',
     ) ||
     new Set(files).size !== files.length
   )
-    details.push(invalid(['client_generated_files'], 'must list 1 to 50 distinct file names as uploaded'));
+    details.push(
+      invalid(
+        ['client_generated_files'],
+        'must list 1 to 50 distinct file names (or their URLs) as uploaded',
+      ),
+    );
   const languages = body.input_language;
   if (languages === undefined) details.push(missing('input_language'));
   else if (
@@ -118,9 +125,7 @@ export function parseStartRequest(body: unknown): { request: StartRequest } | { 
   const speciality = body.speciality;
   if (speciality !== undefined && typeof speciality !== 'string')
     details.push(invalid(['speciality'], 'must be a string'));
-  const modelType = body.model_type;
-  if (modelType !== undefined && (typeof modelType !== 'string' || !MODEL_TYPES.has(modelType)))
-    details.push(invalid(['model_type'], 'must be pro or lite'));
+  const modelType = oneOf(body, 'model_type', MODEL_TYPES, details);
   const additionalData = body.additional_data;
   if (additionalData !== undefined && !isRecord(additionalData))
     details.push(invalid(['additional_data'], 'must be a JSON object'));
@@ -129,7 +134,7 @@ export function parseStartRequest(body: unknown): { request: StartRequest } | { 
     request: {
       mode,
       transfer,
-      modelType: modelType as string | undefined,
+      modelType,
       batchUrl: batchUrl as string,
       files: files as string[],
       languages: (languages as unknown[]).map(String),

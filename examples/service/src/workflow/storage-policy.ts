@@ -5,7 +5,7 @@ export const BUCKET = 'ekascribe-audio';
 export const STORAGE_PATH = `/storage/${BUCKET}`;
 const ALGORITHM = 'AWS4-HMAC-SHA256';
 
-/** The form fields of a grant (field notes, step 1), in the order a browser form would send them. */
+/** The form fields of a grant (docs/wire-format.md, "Step 1"), in the order a browser form sends them. */
 export type GrantFields = Record<string, string>;
 
 export interface PolicyRules {

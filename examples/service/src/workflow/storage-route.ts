@@ -94,8 +94,8 @@ function meter(max: number) {
 }
 
 /**
- * Field notes, step 2: a browser-style presigned POST. The fields come first and are checked
- * against their signed policy before a byte of the file is written; the file streams to a private
+ * docs/wire-format.md, "Step 2: storage upload": a browser-style presigned POST. The fields come
+ * first and are checked against their signed policy before a byte of the file is written; the file streams to a private
  * partial file that becomes the object only when it arrived whole (answer 204).
  */
 export function storageRoutes(
@@ -184,6 +184,10 @@ export function storageRoutes(
     const transaction = transactions.get(fields.get('x-amz-meta-txn-id') ?? '');
     if (!transaction || transaction.folder !== `${folder}/`)
       throw denied('the transaction of this grant is unknown.');
+    // A grant is for audio of a transaction not yet started: after start its folder is closed.
+    const closed = () => transaction.state !== 'granted';
+    if (closed())
+      throw denied('the transaction of this grant was started already; its folder takes no more files.');
     const partial = join(partialDir, randomBytes(16).toString('hex'));
     const counted = meter(maxBytes);
     try {
@@ -197,15 +201,26 @@ export function storageRoutes(
         );
       const target = join(options.storageDir, ...key.split('/'));
       await mkdir(join(options.storageDir, folder!), { recursive: true, mode: 0o700 });
+      // Started while this file was arriving: it is not stored. Checked right before the rename,
+      // the last await before the record is kept.
+      if (closed()) throw denied('the transaction of this grant was started while the file arrived.');
       await rename(partial, target);
       const name = key.slice(transaction.folder.length);
+      const audioType = audioTypeOf(name);
       const record: AudioFileRecord = {
         name,
         size,
         sha256,
-        contentType: audioTypeOf(name) ?? 'application/octet-stream',
+        contentType: audioType ?? 'application/octet-stream',
       };
-      if (transaction.state === 'granted') transaction.files.set(name, record);
+      // A second upload of a name replaces the first, as object storage does.
+      if (audioType === undefined) {
+        transaction.files.delete(name);
+        transaction.objects.set(name, record);
+      } else {
+        transaction.objects.delete(name);
+        transaction.files.set(name, record);
+      }
     } catch (error) {
       file.resume();
       await rm(partial, { force: true });

@@ -1,10 +1,17 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  randomBytes,
+  randomUUID,
+  timingSafeEqual,
+} from 'node:crypto';
 
 // Tokens are kept only as SHA-256 digests: a memory dump or a log line never holds a usable token.
 const digest = (text: string) => createHash('sha256').update(text).digest('base64url');
 const newToken = (prefix: string) => `${prefix}${randomBytes(24).toString('base64url')}`;
 
-/** The field notes' login and refresh answer. */
+/** The login and refresh answer (docs/wire-format.md, "Auth"). */
 export interface TokenAnswer {
   access_token: string;
   refresh_token: string;
@@ -23,8 +30,14 @@ interface RefreshGrant {
   family: string;
   accessDigest: string;
   expiresAt: number;
-  /** Set once the token was exchanged; presenting it again means it leaked. */
+  /** Set once the token was exchanged; presenting it again after the grace window means it leaked. */
   used: boolean;
+  /**
+   * The pair this token was exchanged for, kept for the grace window so that concurrent refreshes
+   * of one pair all get it. Sealed under a key derived from the refresh token itself, so memory
+   * holds no usable token: only a caller presenting that refresh token can open it.
+   */
+  successor?: { sealed: Buffer; until: number };
 }
 
 /** Every token descended from one login, so that a leaked refresh token can end all of them. */
@@ -32,6 +45,29 @@ interface Family {
   access: Set<string>;
   refresh: Set<string>;
   expiresAt: number;
+}
+
+/** What a refresh presents besides the refresh token. */
+export interface RefreshRequest {
+  /** The documented refresh sends the access token issued with the refresh token; the deprecated one does not. */
+  accessToken?: string;
+  /** The `Client-Id` header, when the caller sent one: it must name the token's client. */
+  clientId?: string;
+}
+
+const graceKey = (refreshToken: string) => createHash('sha256').update(`grace\0${refreshToken}`).digest();
+
+function seal(answer: TokenAnswer, refreshToken: string): Buffer {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', graceKey(refreshToken), iv);
+  const body = Buffer.concat([cipher.update(JSON.stringify(answer), 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]);
+}
+
+function unseal(sealed: Buffer, refreshToken: string): TokenAnswer {
+  const decipher = createDecipheriv('aes-256-gcm', graceKey(refreshToken), sealed.subarray(0, 12));
+  decipher.setAuthTag(sealed.subarray(12, 28));
+  return JSON.parse(Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]).toString('utf8'));
 }
 
 export type RefreshOutcome =
@@ -44,7 +80,15 @@ export type RefreshOutcome =
  * OAuth 2.0 Security BCP, refresh token rotation). In memory, bounded by expiry sweeps.
  */
 export class TokenIssuer {
-  readonly counts = { logins: 0, failedLogins: 0, refreshes: 0, failedRefreshes: 0, revokedFamilies: 0 };
+  readonly counts = {
+    logins: 0,
+    failedLogins: 0,
+    refreshes: 0,
+    /** Refreshes answered with the pair already issued, within the grace window. */
+    graceRefreshes: 0,
+    failedRefreshes: 0,
+    revokedFamilies: 0,
+  };
   readonly #clients: { id: string; idDigest: Buffer; secretDigest: Buffer }[];
   readonly #access = new Map<string, AccessGrant>();
   readonly #refresh = new Map<string, RefreshGrant>();
@@ -52,7 +96,13 @@ export class TokenIssuer {
 
   constructor(
     clients: Record<string, string>,
-    private readonly options: { accessSeconds: number; refreshSeconds: number; now: () => number },
+    private readonly options: {
+      accessSeconds: number;
+      refreshSeconds: number;
+      /** How long a used refresh token still answers the pair it was exchanged for, ms. */
+      graceMs: number;
+      now: () => number;
+    },
   ) {
     const raw = (text: string) => createHash('sha256').update(text).digest();
     this.#clients = Object.entries(clients).map(([id, secret]) => ({
@@ -83,27 +133,42 @@ export class TokenIssuer {
     return this.#issue(known, family);
   }
 
-  /** A new pair for a live, unused refresh token issued together with `accessToken`. */
-  refresh(accessToken: string, refreshToken: string): RefreshOutcome {
+  /**
+   * A new pair for a live, unused refresh token (issued together with `request.accessToken` when
+   * given). Within the grace window a used token answers the pair it was already exchanged for, so
+   * that concurrent refreshes of one pair (several requests of one client at expiry) all succeed;
+   * after it, presenting a used token revokes every token of its login.
+   */
+  refresh(refreshToken: string, request: RefreshRequest = {}): RefreshOutcome {
     const now = this.options.now();
     const grant = this.#refresh.get(digest(refreshToken));
     if (!grant || now >= grant.expiresAt) {
       this.counts.failedRefreshes++;
       return { ok: false, reason: 'unknown' };
     }
+    const mismatched =
+      (request.accessToken !== undefined && grant.accessDigest !== digest(request.accessToken)) ||
+      (request.clientId !== undefined && request.clientId !== grant.clientId);
     if (grant.used) {
+      if (!mismatched && grant.successor && now < grant.successor.until) {
+        this.counts.graceRefreshes++;
+        return { ok: true, answer: unseal(grant.successor.sealed, refreshToken) };
+      }
       this.counts.failedRefreshes++;
       this.#revokeFamily(grant.family);
       return { ok: false, reason: 'reused' };
     }
-    if (grant.accessDigest !== digest(accessToken)) {
+    if (mismatched) {
       this.counts.failedRefreshes++;
       return { ok: false, reason: 'mismatch' };
     }
     grant.used = true;
     this.#access.delete(grant.accessDigest);
     this.counts.refreshes++;
-    return { ok: true, answer: this.#issue(grant.clientId, grant.family) };
+    const answer = this.#issue(grant.clientId, grant.family);
+    if (this.options.graceMs > 0)
+      grant.successor = { sealed: seal(answer, refreshToken), until: now + this.options.graceMs };
+    return { ok: true, answer };
   }
 
   /** The client a live access token was issued to, or undefined. */

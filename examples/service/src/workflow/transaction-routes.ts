@@ -1,5 +1,6 @@
 import { type RequestHandler, type Response, Router } from 'express';
 import { AUDIO_EXTENSIONS, audioTypeOf } from './audio-types.js';
+import { fileNameOf, folderLocations } from './batch-location.js';
 import { storageUrl } from './grant-route.js';
 import { type Detail, parseStartRequest } from './start-request.js';
 import type { Transaction, TransactionStore } from './transactions.js';
@@ -13,10 +14,28 @@ const notFound = (res: Response, id: string) =>
 const unprocessable = (res: Response, details: Detail[]) => res.status(422).json({ details });
 
 /** What each named file must satisfy at start: uploaded to this transaction's folder, with an audio extension. */
-function fileDetails(transaction: Transaction, names: string[]): Detail[] {
+function fileDetails(transaction: Transaction, names: (string | undefined)[]): Detail[] {
   const details: Detail[] = [];
   names.forEach((name, index) => {
-    if (!transaction.files.has(name))
+    if (name === undefined)
+      details.push({
+        loc: ['body', 'client_generated_files', index],
+        msg: `must be a file name, or the URL of a file in ${transaction.folder}`,
+        type: 'value_error',
+      });
+    else if (names.indexOf(name) !== index)
+      details.push({
+        loc: ['body', 'client_generated_files', index],
+        msg: `${name} is listed twice`,
+        type: 'value_error',
+      });
+    else if (transaction.objects.has(name))
+      details.push({
+        loc: ['body', 'client_generated_files', index],
+        msg: `${name} is not audio: use one of ${AUDIO_EXTENSIONS.join(', ')}`,
+        type: 'value_error.file_type',
+      });
+    else if (!transaction.files.has(name))
       details.push({
         loc: ['body', 'client_generated_files', index],
         msg: `${name} was not uploaded to ${transaction.folder}`,
@@ -33,8 +52,9 @@ function fileDetails(transaction: Transaction, names: string[]): Detail[] {
 }
 
 /**
- * Field notes, steps 3 and 4: start (`201`, `409` already started, `422 {details}`) and status
- * (`202` processing, `200` all succeeded, `206` some, `500` none, `400` unknown transaction).
+ * docs/wire-format.md, "Step 3: start" and "Step 4: results": start (`201`, `409` already
+ * started, `422 {details}`) and status (`202` processing, `200` all succeeded, `206` some, `500`
+ * none, `400` unknown transaction).
  */
 export function transactionRoutes(
   transactions: TransactionStore,
@@ -59,19 +79,20 @@ export function transactionRoutes(
     }
     const parsed = parseStartRequest(req.body);
     if ('details' in parsed) return unprocessable(res, parsed.details);
-    const expectedUrl = `${storageUrl(req)}${transaction.folder}`;
-    if (parsed.request.batchUrl !== expectedUrl) {
+    const locations = folderLocations(storageUrl(req), transaction.folder);
+    if (!locations.includes(parsed.request.batchUrl)) {
       return unprocessable(res, [
         {
           loc: ['body', 'batch_s3_url'],
-          msg: `must be uploadData.url + folderPath: ${expectedUrl}`,
+          msg: `must be uploadData.url + folderPath (${locations[0]}) or ${locations[1]}`,
           type: 'value_error',
         },
       ]);
     }
-    const details = fileDetails(transaction, parsed.request.files);
+    const names = parsed.request.files.map((entry) => fileNameOf(entry, locations));
+    const details = fileDetails(transaction, names);
     if (details.length > 0) return unprocessable(res, details);
-    transactions.start(transaction, parsed.request);
+    transactions.start(transaction, { ...parsed.request, files: names as string[] });
     return res.status(201).json({
       status: 'success',
       message: 'Transaction initialised; results follow the v2rx.completed notification.',

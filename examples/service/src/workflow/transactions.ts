@@ -9,8 +9,13 @@ export interface Transaction {
   /** `folderPath` of the grant: where its files are kept in storage. */
   folder: string;
   state: 'granted' | 'processing' | 'completed';
-  /** Files received by the storage endpoint, by name. */
+  /** Audio files received by the storage endpoint, by name: what start may name. */
   files: Map<string, AudioFileRecord>;
+  /**
+   * Other objects stored in the folder, by name: the `<txn_id>.json` manifest some SDKs post beside
+   * the audio is kept, but it is not audio and never counts as one.
+   */
+  objects: Map<string, AudioFileRecord>;
   request: StartRequest | undefined;
   createdAt: string;
   completedAt: string | undefined;
@@ -50,6 +55,7 @@ export class TransactionStore {
       folder: `${id}/`,
       state: 'granted',
       files: new Map(),
+      objects: new Map(),
       request: undefined,
       createdAt: new Date().toISOString(),
       completedAt: undefined,

@@ -104,6 +104,7 @@ export const startBody = (grantData: Grant, files: string[], extra: Record<strin
   transfer: 'non-vaded',
   batch_s3_url: `${grantData.uploadData.url}${grantData.folderPath}`,
   client_generated_files: files,
+  model_type: 'pro',
   input_language: ['en-IN'],
   output_format_template: [
     { template_id: 'clinical_notes_template', codification_needed: false },

@@ -6,16 +6,30 @@ function replayable(body: RequestInit['body']): boolean {
   return body === undefined || body === null || typeof body === 'string' || body instanceof URLSearchParams;
 }
 
+export interface BearerOptions {
+  /**
+   * Sent as the `Client-Id` header on every call, as the service's own clients do (docs/wire-format.md,
+   * "Transcription workflow").
+   */
+  clientId?: string | undefined;
+}
+
 /**
  * Wraps a fetch so that every call carries `Authorization: Bearer <access token>` from `session`
- * (logging in or renewing first when needed). After a 401 the session renews (one renewal for
- * all callers) and a call with a replayable body is sent once more.
+ * (logging in or renewing first when needed), and `Client-Id` when given. After a 401 the session
+ * renews (one renewal for all callers) and a call with a replayable body is sent once more.
  */
-export function withBearer(fetchImpl: FetchLike, session: TokenSession): FetchLike {
+export function withBearer(
+  fetchImpl: FetchLike,
+  session: TokenSession,
+  options: BearerOptions = {},
+): FetchLike {
+  const { clientId } = options;
   return async (input, init = {}) => {
     const call = async (token: string) => {
       const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
       headers.set('authorization', `Bearer ${token}`);
+      if (clientId !== undefined) headers.set('client-id', clientId);
       return fetchImpl(input, { ...init, headers });
     };
     const token = await session.accessToken();

@@ -2,7 +2,7 @@ import { defaultFetch, type FetchLike, parseBaseUrl, send, serviceUrl } from '..
 import { AuthError, type AuthOperation, refusedMessage } from './errors.js';
 import { parseTokenAnswer, type TokenPair } from './tokens.js';
 
-/** Field notes: the documented login and refresh paths. */
+/** docs/wire-format.md, "Transcription workflow" (auth): the documented login and refresh paths. */
 export const LOGIN_PATH = '/connect-auth/v1/account/login';
 export const REFRESH_PATH = '/connect-auth/v1/account/refresh-token';
 
@@ -13,6 +13,11 @@ export interface AuthEndpointOptions {
   path?: string;
   /** Any fetch-compatible function. Default: the global fetch. */
   fetch?: FetchLike;
+  /**
+   * Sent as the `Client-Id` header, which the documented refresh requires (and the service's own
+   * clients send on every call). `refreshTokenExchange()` needs it for the documented path.
+   */
+  clientId?: string;
 }
 
 export interface ClientCredentials extends AuthEndpointOptions {
@@ -29,10 +34,11 @@ async function postJson(
   body: object,
   operation: AuthOperation,
   fetchImpl: FetchLike,
-  bearer?: string,
+  extra: { bearer?: string | undefined; clientId?: string | undefined } = {},
 ) {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-  if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
+  if (extra.bearer !== undefined) headers.authorization = `Bearer ${extra.bearer}`;
+  if (extra.clientId !== undefined) headers['client-id'] = extra.clientId;
   let response: Response;
   try {
     response = await send(fetchImpl, url, { method: 'POST', headers, body: JSON.stringify(body) });
@@ -61,8 +67,9 @@ async function postJson(
 }
 
 /**
- * A login function for the documented endpoint (field notes: `POST /connect-auth/v1/account/login`
- * with `{client_id, client_secret}`), to give to `createTokenSession({ login })`.
+ * A login function for the documented endpoint (docs/wire-format.md: `POST
+ * /connect-auth/v1/account/login` with `{client_id, client_secret}`), to give to
+ * `createTokenSession({ login })`.
  */
 export function clientCredentialsLogin(options: ClientCredentials): () => Promise<TokenPair> {
   const url = endpointUrl(options, LOGIN_PATH);
@@ -74,28 +81,32 @@ export function clientCredentialsLogin(options: ClientCredentials): () => Promis
       { client_id: clientId, client_secret: clientSecret },
       'login',
       fetchImpl,
+      { clientId },
     );
     return parseTokenAnswer(body, 'login');
   };
 }
 
 /**
- * A refresh function for the documented endpoint (field notes:
- * `POST /connect-auth/v1/account/refresh-token` with `Authorization: Bearer <access_token>` and
- * `{access_token, refresh_token}`). A rotated refresh token in the answer replaces the old one.
+ * A refresh function for the documented endpoint (docs/wire-format.md: `POST
+ * /connect-auth/v1/account/refresh-token` with the required headers `Authorization: Bearer
+ * <access_token>` and `Client-Id`, and `{access_token, refresh_token}`). It works with an expired
+ * access token, which is what refresh is for. A rotated refresh token in the answer replaces the
+ * old one.
  */
 export function refreshTokenExchange(
   options: AuthEndpointOptions,
 ): (tokens: TokenPair) => Promise<TokenPair> {
   const url = endpointUrl(options, REFRESH_PATH);
   const fetchImpl = options.fetch ?? defaultFetch();
+  const { clientId } = options;
   return async (tokens) => {
     const body = await postJson(
       url,
       { access_token: tokens.access_token, refresh_token: tokens.refresh_token },
       'refresh',
       fetchImpl,
-      tokens.access_token,
+      { bearer: tokens.access_token, clientId },
     );
     return parseTokenAnswer(body, 'refresh', tokens);
   };

@@ -1,3 +1,5 @@
+import { JweTransportError } from '@jwe-transport/codec';
+
 export type AuthErrorCode =
   /** The service refused the client credentials, or the login failed otherwise. */
   | 'ERR_AUTH_LOGIN_FAILED'
@@ -9,18 +11,17 @@ export type AuthErrorCode =
   | 'ERR_AUTH_RESPONSE_INVALID';
 
 /**
- * A failed login or refresh. `status` is the HTTP status when the service answered. The message
+ * A failed login or refresh; a `JweTransportError` (of `@jwe-transport/codec`) with a stable `code`. `status` is the HTTP status when the service answered. The message
  * names what to check (spec 7: "Authentication failed: client id or client secret wrong") and
  * never contains a secret or a token.
  */
-export class AuthError extends Error {
-  readonly code: AuthErrorCode;
+export class AuthError extends JweTransportError {
+  declare readonly code: AuthErrorCode;
   readonly status: number | undefined;
 
   constructor(code: AuthErrorCode, message: string, details: { status?: number; cause?: unknown } = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    super(code, message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'AuthError';
-    this.code = code;
     this.status = details.status;
   }
 }

@@ -1,6 +1,6 @@
 import { AuthError, type AuthOperation } from './errors.js';
 
-/** Spec 2.5, with the lifetimes of the field notes (seconds). */
+/** Spec 2.5, with the lifetimes of docs/wire-format.md, "Transcription workflow" > "Auth" (seconds). */
 export interface TokenPair {
   access_token: string;
   refresh_token: string;

@@ -1,3 +1,4 @@
+import { JweTransportError } from '@jwe-transport/codec';
 import type { DecodedResult } from './decode.js';
 
 export type TranscriptionErrorCode =
@@ -11,8 +12,10 @@ export type TranscriptionErrorCode =
   | 'ERR_UPLOAD_GRANT_FAILED'
   /** The storage answered 403: the grant's policy expired (or was refused); ask for a new grant. */
   | 'ERR_UPLOAD_GRANT_EXPIRED'
-  /** The storage refused or failed the upload otherwise. */
+  /** The storage refused or failed the upload otherwise (after the retries, for a passing failure). */
   | 'ERR_UPLOAD_FAILED'
+  /** A retry needed the file again, but its source is a one-shot stream, or the file changed size meanwhile. */
+  | 'ERR_UPLOAD_NOT_REPEATABLE'
   /** 409 from start: the transaction was already started. */
   | 'ERR_TRANSCRIPTION_ALREADY_STARTED'
   /** Start was refused otherwise (422 lists missing members in `details`). */
@@ -41,9 +44,12 @@ export interface TranscriptionErrorDetails {
   cause?: unknown;
 }
 
-/** A failure of the transcription workflow; the message says what to check, never a secret. */
-export class TranscriptionError extends Error {
-  readonly code: TranscriptionErrorCode;
+/**
+ * A failure of the transcription workflow; a `JweTransportError` (of `@jwe-transport/codec`) with
+ * a stable `code`. The message says what to check, never a secret.
+ */
+export class TranscriptionError extends JweTransportError {
+  declare readonly code: TranscriptionErrorCode;
   /** The HTTP status of the answer, when there was one. */
   readonly status: number | undefined;
   /** For `ERR_TRANSCRIPTION_PARAMS_INVALID`: one line per invalid field. */
@@ -54,9 +60,8 @@ export class TranscriptionError extends Error {
   readonly result: DecodedResult | undefined;
 
   constructor(code: TranscriptionErrorCode, message: string, details: TranscriptionErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    super(code, message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'TranscriptionError';
-    this.code = code;
     this.status = details.status;
     this.issues = details.issues ?? [];
     this.serviceCode = details.serviceCode;

@@ -1,9 +1,18 @@
 import { jsonBody, serviceMessage } from '../http/body.js';
 import { callService, type ServiceContext } from '../http/call.js';
-import { TranscriptionError } from './errors.js';
+import { isTranscriptionError, TranscriptionError } from './errors.js';
+import type { ProgressListener } from './progress.js';
+import {
+  type Attempt,
+  isTransientStatus,
+  type RetryOptions,
+  resolveRetry,
+  retryAfterMs,
+  withRetries,
+} from './retry.js';
 import { UPLOAD_GRANT_ACTION } from './vocabulary.js';
 
-/** Field notes, step 1. */
+/** docs/wire-format.md, "Transcription workflow" > "Step 1: upload grant". */
 export const UPLOAD_GRANT_PATH = '/v1/file-upload';
 
 /** A presigned-POST grant: where to upload, the fields to send, and the folder of the files. */
@@ -47,24 +56,58 @@ export function parseUploadGrant(body: unknown, status: number, transactionId: s
   };
 }
 
-/** Step 1: `POST /v1/file-upload?txn_id=<txn>&action=ekascribe-v2`. */
+export interface GrantOptions {
+  signal?: AbortSignal | undefined;
+  retry?: RetryOptions | undefined;
+  onProgress?: ProgressListener | undefined;
+  /** Why the grant is asked for, for the progress event. Default `first`. */
+  reason?: 'first' | 'policy-refused';
+}
+
+/** A network failure of an API call, which `callService` reports as `ERR_SERVICE_UNREACHABLE`. */
+export const isUnreachable = (error: unknown) =>
+  isTranscriptionError(error) && error.code === 'ERR_SERVICE_UNREACHABLE';
+
+/**
+ * Step 1: `POST /v1/file-upload?txn_id=<txn>&action=ekascribe-v2`; network errors, 408, 429 and
+ * 5xx are retried (asking again for the same transaction is harmless).
+ */
 export async function requestUploadGrant(
   context: ServiceContext,
   transactionId: string,
-  signal?: AbortSignal,
+  options: GrantOptions = {},
 ): Promise<UploadGrant> {
-  const response = await callService(context, UPLOAD_GRANT_PATH, {
-    method: 'POST',
-    query: { txn_id: transactionId, action: UPLOAD_GRANT_ACTION },
-    signal,
-  });
-  const body = await jsonBody(response);
-  if (response.status !== 200) {
-    throw new TranscriptionError(
+  const emit = options.onProgress ?? (() => {});
+  const attempt = async (number: number): Promise<Attempt<UploadGrant>> => {
+    emit({ step: 'grant', transactionId, attempt: number, reason: options.reason ?? 'first' });
+    let response: Response;
+    try {
+      response = await callService(context, UPLOAD_GRANT_PATH, {
+        method: 'POST',
+        query: { txn_id: transactionId, action: UPLOAD_GRANT_ACTION },
+        signal: options.signal,
+      });
+    } catch (error) {
+      if (isUnreachable(error)) return { ok: false, reason: 'network error', error };
+      throw error;
+    }
+    const body = await jsonBody(response);
+    if (response.status === 200)
+      return { ok: true, value: parseUploadGrant(body, response.status, transactionId) };
+    const error = new TranscriptionError(
       'ERR_UPLOAD_GRANT_FAILED',
-      `The upload grant for transaction ${JSON.stringify(transactionId)} was refused (HTTP ${response.status}).${serviceMessage(body)} Check the credentials and the transaction id.`,
+      `The upload grant for transaction ${JSON.stringify(transactionId)} was refused (HTTP ${response.status}).${serviceMessage(body)}${response.status === 409 ? ' The transaction was started already: it takes no more files.' : ' Check the credentials and the transaction id.'}`,
       { status: response.status },
     );
-  }
-  return parseUploadGrant(body, response.status, transactionId);
+    if (!isTransientStatus(response.status)) throw error;
+    return {
+      ok: false,
+      reason: `service answered ${response.status}`,
+      error,
+      retryAfterMs: retryAfterMs(response),
+    };
+  };
+  return withRetries(attempt, resolveRetry(options.retry), options.signal, (report) =>
+    emit({ step: 'retry', transactionId, of: 'grant', ...report }),
+  );
 }

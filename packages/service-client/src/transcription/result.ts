@@ -1,6 +1,6 @@
 import { ITEM_STATUSES, type ItemStatus, isOneOf } from './vocabulary.js';
 
-/** One item of `data.output` (spec 2.9 and field notes). */
+/** One item of `data.output` (spec 2.9 and docs/wire-format.md, "Step 4: results"). */
 export interface ResultItem {
   template_id: string;
   /** Base64 of the UTF-8 text of the document. */

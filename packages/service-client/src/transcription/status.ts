@@ -4,7 +4,7 @@ import { type DecodedResult, type DecodeOptions, decodeSessionResult } from './d
 import { TranscriptionError } from './errors.js';
 import type { SessionResult } from './result.js';
 
-/** Field notes, step 4; the transaction id is appended. */
+/** docs/wire-format.md, "Step 4: results"; the transaction id is appended. */
 export const STATUS_PATH = '/voice/api/v3/status';
 
 /** One answer of the status call. */

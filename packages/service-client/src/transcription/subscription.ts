@@ -19,7 +19,7 @@ export interface WebhookSubscriptionRequest {
   signal?: AbortSignal;
 }
 
-/** Field notes: the service answers 201 `{ id, status: 'success' }`. */
+/** The service answers 201 `{ id, status: 'success' }` (its public documentation of subscriptions). */
 export interface WebhookSubscription {
   id: string;
   status: string;

@@ -25,21 +25,21 @@ export type InputLanguage = (typeof INPUT_LANGUAGES)[number];
 /** Spec 2.7 and 9: the action of the second generation of the workflow. */
 export const SCRIBE_ACTION = 'scribe-v2';
 
-/** Field notes: the upload grant's `action` for the second generation. */
+/** docs/wire-format.md, "Step 1: upload grant": the grant's `action` for the second generation. */
 export const UPLOAD_GRANT_ACTION = 'ekascribe-v2';
 
-/** Spec 2.7 `extra_data.mode`, with the values the start call takes (field notes). */
+/** Spec 2.7 `extra_data.mode`, with the values the start call takes (docs/wire-format.md, "Step 3: start"). */
 export const MODES = ['dictation', 'consultation'] as const;
 export type Mode = (typeof MODES)[number];
 
-/** Field notes: the start call's `transfer`: whether the audio was cut at voice activity. */
+/** docs/wire-format.md, "Step 3: start": `transfer`, whether the audio was cut at voice activity. */
 export const TRANSFERS = ['non-vaded', 'vaded'] as const;
 export type Transfer = (typeof TRANSFERS)[number];
 
 /** Spec 6: the event sent when a transcription session is complete. */
 export const COMPLETED_EVENT = 'v2rx.completed';
 
-/** Field notes: every status an output item can have. */
+/** docs/wire-format.md, "Step 4: results": every status an output item can have. */
 export const ITEM_STATUSES = ['success', 'partial_success', 'failure'] as const;
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
 

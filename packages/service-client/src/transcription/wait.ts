@@ -1,6 +1,8 @@
 import type { ServiceContext } from '../http/call.js';
+import { pause } from '../http/pause.js';
 import type { DecodeOptions } from './decode.js';
 import { TranscriptionError } from './errors.js';
+import type { ProgressListener } from './progress.js';
 import { fetchResultState, type ResultState } from './status.js';
 
 export interface WaitOptions extends DecodeOptions {
@@ -12,25 +14,11 @@ export interface WaitOptions extends DecodeOptions {
   timeoutMs?: number;
   /** Stops the wait (and the request in flight); the promise rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Called with `{ step: 'status', httpStatus, poll }` after each answer of the status call. */
+  onProgress?: ProgressListener;
 }
 
 export type FinishedResult = Exclude<ResultState, { state: 'processing' }>;
-
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(done, ms);
-    function done() {
-      signal?.removeEventListener('abort', aborted);
-      resolve();
-    }
-    function aborted() {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    }
-    signal?.addEventListener('abort', aborted, { once: true });
-  });
-}
 
 /**
  * Asks for the result until it is no longer 202, waiting longer each time (or as `Retry-After`
@@ -44,8 +32,9 @@ export async function waitForResultState(
   let interval = Math.max(1, options.intervalMs ?? 1000);
   const maxInterval = Math.max(interval, options.maxIntervalMs ?? 15_000);
   const deadline = Date.now() + (options.timeoutMs ?? 600_000);
-  for (;;) {
+  for (let poll = 1; ; poll++) {
     const answer = await fetchResultState(context, transactionId, options);
+    options.onProgress?.({ step: 'status', transactionId, httpStatus: answer.httpStatus, poll });
     if (answer.state !== 'processing') return answer;
     const wait = answer.retryAfterMs ?? interval;
     if (Date.now() + wait > deadline) {

@@ -22,8 +22,8 @@ export interface TestService {
   storage: StorageState;
   transactions: Map<string, Transaction>;
   counts: { logins: number; refreshes: number; grants: number; polls: number };
-  /** Every request's method, path and Authorization header. */
-  log: { method: string; path: string; authorization: string | undefined }[];
+  /** Every request's method, path, Authorization and Client-Id headers. */
+  log: { method: string; path: string; authorization: string | undefined; clientId: string | undefined }[];
   /** Status polls answered 202 before the result (default 0). */
   pollsBeforeDone: number;
   /** The result a transaction gets once done; default: every requested template succeeds. */
@@ -103,7 +103,8 @@ export async function startTestService(options: { grantTtlSeconds?: number; maxB
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', base);
     const authorization = req.headers.authorization;
-    log.push({ method: req.method ?? '', path: url.pathname, authorization });
+    const clientId = req.headers['client-id'] as string | undefined;
+    log.push({ method: req.method ?? '', path: url.pathname, authorization, clientId });
     if (req.method === 'POST' && url.pathname === '/storage/') return handleStoragePost(storage, req, res);
     if (req.method === 'POST' && url.pathname === '/connect-auth/v1/account/login') {
       const body = await readJson(req);
@@ -115,8 +116,14 @@ export async function startTestService(options: { grantTtlSeconds?: number; maxB
     if (req.method === 'POST' && url.pathname === '/connect-auth/v1/account/refresh-token') {
       const body = await readJson(req);
       const owner = refresh.get(String(body.refresh_token));
-      // A revoked access token may still be exchanged, with its own refresh token.
-      if (!owner || authorization !== `Bearer ${body.access_token}` || owner !== body.access_token) {
+      // A revoked access token may still be exchanged, with its own refresh token. Client-Id is a
+      // required header of the documented refresh.
+      if (
+        !owner ||
+        authorization !== `Bearer ${body.access_token}` ||
+        owner !== body.access_token ||
+        clientId !== CLIENT_ID
+      ) {
         return send(res, 401, { message: 'refresh refused' });
       }
       refresh.delete(String(body.refresh_token));

@@ -1,0 +1,80 @@
+// A retried upload at scale: a 512 MiB file from disk whose first upload is cut by a connection
+// reset half way goes again, read anew from disk, in a child process whose memory stays bounded,
+// and arrives byte for byte.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+import { startService } from '../../../../examples/service/src/index.js';
+import { startChild } from '../support/child.js';
+import { startFaultProxy } from '../support/fault-proxy.js';
+
+const CLIENT_ID = 'large-retry-client';
+const CLIENT_SECRET = 'large-retry-secret-01';
+
+const MiB = 1024 ** 2;
+const SIZE = 512 * MiB;
+
+/** A sparse file with random megabytes at the start and the end; answers its SHA-256. */
+async function markedFile(path: string): Promise<string> {
+  const head = randomBytes(MiB);
+  const tail = randomBytes(MiB);
+  const handle = await open(path, 'w');
+  await handle.write(head, 0, MiB, 0);
+  await handle.write(tail, 0, MiB, SIZE - MiB);
+  await handle.close();
+  const hash = createHash('sha256').update(head);
+  const zeros = Buffer.alloc(MiB);
+  for (let position = MiB; position < SIZE - MiB; position += MiB) hash.update(zeros);
+  return hash.update(tail).digest('hex');
+}
+
+it('sends a 512 MiB file again after a reset half way, from disk, in bounded memory', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'service-client-retry-large-'));
+  // The reference service builds the storage URL on the address it was reached at, so the
+  // storage POSTs come through the proxy too.
+  const service = await startService({
+    keys: { k1: 'large-shared-k01' },
+    tokens: [],
+    port: 0,
+    docsDir: join(dir, 'docs'),
+    uploadLimit: '1mb',
+    generated: {},
+    workflow: { clients: { [CLIENT_ID]: CLIENT_SECRET } },
+  });
+  const storage = '/storage/ekascribe-audio/';
+  const proxy = await startFaultProxy(service.url, (request) =>
+    request.method === 'POST' && request.path === storage && request.index === 0
+      ? { kind: 'reset-after-bytes', bytes: SIZE / 2 }
+      : undefined,
+  );
+  try {
+    const path = join(dir, 'long-consultation.wav');
+    const expected = await markedFile(path);
+    const child = startChild(fileURLToPath(new URL('../fixtures/upload-process.mjs', import.meta.url)), {
+      BASE_URL: proxy.url,
+      CLIENT_ID,
+      CLIENT_SECRET,
+      FILE: path,
+    });
+    const report = JSON.parse(await child.next()) as { baseline: number; peak: number; folder: string };
+    await child.stop();
+    expect(proxy.log.filter((entry) => entry.path === storage).map((entry) => entry.outcome)).toEqual([
+      'reset',
+      204,
+    ]);
+    expect(report.folder).toBe('large-file/');
+    const stored = service.workflow.transactions.get('large-file')?.files.get('long-consultation.wav');
+    expect(stored).toMatchObject({ size: SIZE, sha256: expected });
+    expect(report.peak - report.baseline).toBeLessThan(96 * MiB);
+    process.stdout.write(
+      `retried 512 MiB upload: peak RSS ${Math.round((report.peak - report.baseline) / MiB)} MiB over baseline\n`,
+    );
+  } finally {
+    await proxy.close();
+    await service.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
