@@ -72,6 +72,18 @@ export function sealSync(
   return { ciphertext, tag: computeTagSync(sync, key, aad, iv, ciphertext) };
 }
 
+/** `sealSync` of a plaintext already PKCS#7-padded by the caller, who hands it over. */
+export function sealPaddedSync(
+  sync: SyncPrimitives,
+  key: PreparedKey,
+  iv: Uint8Array,
+  padded: Uint8Array,
+  aad: Uint8Array,
+): { ciphertext: Uint8Array; tag: Uint8Array } {
+  const ciphertext = sync.aesCbcEncryptPadded(key, iv, padded);
+  return { ciphertext, tag: computeTagSync(sync, key, aad, iv, ciphertext) };
+}
+
 /** `open` without a promise, for back ends that have synchronous primitives. Same order, same one error. */
 export function openSync(
   backend: CryptoBackend,

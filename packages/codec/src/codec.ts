@@ -1,8 +1,8 @@
 import type { CryptoBackend, PreparedKey } from './backend/types.js';
-import { open, openSync, seal, sealSync } from './cbc-hmac.js';
+import { open, openSync, seal, sealPaddedSync, sealSync } from './cbc-hmac.js';
 import { type Envelope, type EnvelopeInput, readEnvelope } from './envelope.js';
 import { invalid, JweError } from './errors.js';
-import { buildFilePayload, filePayloadLength, parseFilePayload } from './file-payload.js';
+import { buildPaddedFilePayload, filePayloadLength, parseFilePayload } from './file-payload.js';
 import { assertSupportedHeader, decodeUtf8, ENC, type JoseHeader, PROTECTED_COMPACT } from './header.js';
 import {
   assertProtectedPolicy,
@@ -169,7 +169,14 @@ export function bindCodec(backend: CryptoBackend) {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('encryptFile: the file must be a Uint8Array.');
     const payloadLength = filePayloadLength(bytes.length);
     assertFitsOneString(payloadLength, `encryptFile: a file of ${bytes.length} bytes`, 'encryptFileStream');
-    return encrypt(buildFilePayload(backend, bytes), key, options);
+    const iv = encryptInputs(bytes, options, 'encryptFile');
+    // The payload is built padded, in one buffer that the cipher may overwrite: the file's only
+    // copies are that buffer, the ciphertext and the envelope's text.
+    const { padded, length } = buildPaddedFilePayload(backend, bytes);
+    const { ciphertext, tag } = backend.sync
+      ? sealPaddedSync(backend.sync, prepare(key) as PreparedKey, iv, padded, defaultAad)
+      : await seal(backend, await prepare(key), iv, padded.subarray(0, length), defaultAad);
+    return envelopeOf(iv, ciphertext, tag, options.kid);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { CryptoBackend } from './backend/types.js';
-import { invalid, isJweError } from './errors.js';
+import { invalid } from './errors.js';
 import { decodeUtf8 } from './header.js';
+import { padInPlace, paddedLength } from './pkcs7.js';
 import { parseStrictJsonObject } from './strict-json.js';
 
 /*
@@ -18,28 +19,54 @@ const PREFIXES = [FILE_PREFIX_TEXT, '{"file": "'];
 export const filePayloadLength = (fileBytes: number) =>
   FILE_PREFIX_TEXT.length + 4 * Math.ceil(fileBytes / 3) + FILE_SUFFIX_TEXT.length;
 
-export function buildFilePayload(backend: CryptoBackend, bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  return backend.latin1Bytes(FILE_PREFIX_TEXT, backend.encodeBase64(bytes), FILE_SUFFIX_TEXT);
+/**
+ * The canonical payload of `bytes`, already PKCS#7-padded for CBC: `length` bytes of payload in a
+ * buffer of `paddedLength(length)`. The base64 is written piece by piece straight into it, so the
+ * payload exists once, with no string of its size and no padded copy.
+ */
+export function buildPaddedFilePayload(
+  backend: CryptoBackend,
+  bytes: Uint8Array,
+): { padded: Uint8Array<ArrayBuffer>; length: number } {
+  const length = filePayloadLength(bytes.length);
+  const padded = new Uint8Array(paddedLength(length));
+  let at = writeAscii(padded, FILE_PREFIX_TEXT, 0);
+  at += backend.writeBase64(bytes, padded, at);
+  writeAscii(padded, FILE_SUFFIX_TEXT, at);
+  padInPlace(padded, length);
+  return { padded, length };
 }
+
+function writeAscii(out: Uint8Array, text: string, at: number): number {
+  for (let i = 0; i < text.length; i++) out[at + i] = text.charCodeAt(i);
+  return at + text.length;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 
 const startsWith = (payload: Uint8Array, text: string, at = 0) => {
   for (let i = 0; i < text.length; i++) if (payload[at + i] !== text.charCodeAt(i)) return false;
   return true;
 };
 
+/**
+ * The file in a decrypted payload. The common shapes are decoded inside `payload`'s own memory,
+ * which the caller hands over (it is the decrypted buffer, used for nothing else).
+ */
 export function parseFilePayload(backend: CryptoBackend, payload: Uint8Array): Uint8Array<ArrayBuffer> {
   const end = payload.length - FILE_SUFFIX_TEXT.length;
   for (const prefix of PREFIXES) {
     if (startsWith(payload, prefix) && end >= prefix.length && startsWith(payload, FILE_SUFFIX_TEXT, end)) {
-      // Only the member's content becomes a string. Strict base64 has no quote or backslash, so
-      // content it accepts is exactly the JSON string's value; anything else (an escape, another
-      // member) takes the JSON path below, which also says what is wrong.
-      try {
-        return backend.decodeBase64(backend.latin1String(payload, prefix.length, end), 'The "file" member');
-      } catch (error) {
-        if (!isJweError(error)) throw error;
-        break;
+      // Content with no quote and no backslash is exactly the JSON string's value (no escape, no
+      // other member), so strict base64 decides it alone and its errors are the JSON path's own.
+      // Anything else (an escaped "\/", another member) takes the JSON path below, which also says
+      // what is wrong; it needs the payload intact, so it is checked before decoding overwrites it.
+      const content = payload.subarray(prefix.length, end);
+      if (!backend.includesByte(content, QUOTE) && !backend.includesByte(content, BACKSLASH)) {
+        return backend.decodeBase64Within(payload, prefix.length, end, 'The "file" member');
       }
+      break;
     }
   }
   const value = parseStrictJsonObject(decodeUtf8(payload, 'The decrypted payload'), 'The decrypted payload', {

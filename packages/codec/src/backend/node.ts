@@ -10,11 +10,13 @@ import {
 import {
   decodeBase64,
   decodeBase64Url,
+  decodeBase64Within,
   encodeBase64,
   encodeBase64Url,
   toBuffer,
+  writeBase64,
 } from '../encoding/node-base64.js';
-import { unpad } from '../pkcs7.js';
+import { padInPlace, paddedLength, unpad } from '../pkcs7.js';
 import { type HmacState, hmacSha256 } from './node-hmac.js';
 import type { CryptoBackend, PreparedKey, SyncPrimitives } from './types.js';
 
@@ -68,20 +70,43 @@ function chainedCbcEncrypt(
   plaintext: Uint8Array | string,
   length: number,
 ): Buffer<ArrayBuffer> {
+  const input = Buffer.allocUnsafe(paddedLength(length));
+  if (typeof plaintext === 'string') input.write(plaintext, 0, 'utf8');
+  else input.set(plaintext, 0);
+  padInPlace(input, length);
+  return chainedCbcEncryptBlocks(key, iv, input);
+}
+
+/** Encrypts whole blocks with the key's chained cipher; overwrites the first block of `input`. */
+function chainedCbcEncryptBlocks(key: NodeKey, iv: Uint8Array, input: Uint8Array): Buffer<ArrayBuffer> {
   key.chain ??= {
     cipher: createCipheriv('aes-128-cbc', key.encKey, Buffer.alloc(16)).setAutoPadding(false),
     last: Buffer.alloc(16),
   };
   const { cipher, last } = key.chain;
-  const pad = 16 - (length % 16);
-  const input = Buffer.allocUnsafe(length + pad);
-  if (typeof plaintext === 'string') input.write(plaintext, 0, 'utf8');
-  else input.set(plaintext, 0);
-  input.fill(pad, length);
   for (let i = 0; i < 16; i++) input[i] = input[i]! ^ iv[i]! ^ last[i]!;
   const output = cipher.update(input);
   output.copy(last, 0, output.length - 16);
   return output;
+}
+
+/*
+ * Large inputs go through the cipher a piece at a time, each piece's output copied back over the
+ * piece it came from (the cipher keeps the chaining block itself, so its input may be overwritten
+ * once fed). One update() over the whole input would need an output as large, and Node allocates
+ * a block more than it returns and then shrinks it, which can briefly hold a third copy. The
+ * pieces' outputs die young. `blocks` is whole blocks and padding is off, so each update() returns
+ * exactly as much as it was given and final() returns nothing.
+ */
+const CBC_PIECE_BYTES = 256 * 1024;
+
+function cbcWithin(cipher: Cipher | Decipher, blocks: Uint8Array): Buffer<ArrayBuffer> {
+  const out = toBuffer(blocks) as Buffer<ArrayBuffer>;
+  for (let at = 0; at < out.length; at += CBC_PIECE_BYTES) {
+    cipher.update(out.subarray(at, at + CBC_PIECE_BYTES)).copy(out, at);
+  }
+  cipher.final();
+  return out;
 }
 
 // randomBytes(16) costs a few microseconds per call; drawing IVs from a refilled pool of CSPRNG
@@ -112,15 +137,18 @@ const syncPrimitives: SyncPrimitives = {
     const tail = cipher.final();
     return tail.length === 0 ? head : Buffer.concat([head, tail], head.length + tail.length);
   },
+  aesCbcEncryptPadded(key, iv, padded) {
+    if (padded.length <= CHAINED_MAX_BYTES) return chainedCbcEncryptBlocks(key as NodeKey, iv, padded);
+    const cipher = createCipheriv('aes-128-cbc', (key as NodeKey).encKey, iv).setAutoPadding(false);
+    return cbcWithin(cipher, padded);
+  },
   aesCbcDecrypt(key, iv, ciphertext) {
     if (ciphertext.length <= CHAINED_MAX_BYTES && ciphertext.length % 16 === 0 && ciphertext.length > 0) {
       return unpad(chainedCbcDecrypt(key as NodeKey, iv, ciphertext));
     }
     // Unpadding ourselves avoids the copy that joining update() and final() output would cost.
     const decipher = createDecipheriv('aes-128-cbc', (key as NodeKey).encKey, iv).setAutoPadding(false);
-    const blocks = decipher.update(ciphertext);
-    decipher.final();
-    return unpad(blocks);
+    return unpad(cbcWithin(decipher, ciphertext));
   },
 };
 
@@ -152,6 +180,9 @@ export const nodeBackend: CryptoBackend = {
   decodeBase64Url,
   encodeBase64,
   decodeBase64,
+  writeBase64,
+  decodeBase64Within,
+  includesByte: (bytes, byte) => toBuffer(bytes).includes(byte),
   latin1Bytes(...texts) {
     if (texts.length === 1) return Buffer.from(texts[0]!, 'latin1');
     // Writing the parts into one buffer avoids flattening a large concatenated string first.
