@@ -1,7 +1,7 @@
 import type { CryptoBackend } from './backend/types.js';
 import { invalid } from './errors.js';
 import { decodeUtf8 } from './header.js';
-import { padInPlace, paddedLength } from './pkcs7.js';
+import { paddedLength, padInPlace } from './pkcs7.js';
 import { parseStrictJsonObject } from './strict-json.js';
 
 /*

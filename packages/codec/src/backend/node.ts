@@ -16,7 +16,7 @@ import {
   toBuffer,
   writeBase64,
 } from '../encoding/node-base64.js';
-import { padInPlace, paddedLength, unpad } from '../pkcs7.js';
+import { paddedLength, padInPlace, unpad } from '../pkcs7.js';
 import { type HmacState, hmacSha256 } from './node-hmac.js';
 import type { CryptoBackend, PreparedKey, SyncPrimitives } from './types.js';
 
