@@ -72,15 +72,16 @@ export function sealSync(
   return { ciphertext, tag: computeTagSync(sync, key, aad, iv, ciphertext) };
 }
 
-/** `sealSync` of a plaintext already PKCS#7-padded by the caller, who hands it over. */
-export function sealPaddedSync(
+/** `sealSync` of a plaintext given as ASCII pieces (`length` bytes in all), fed to the cipher in turn. */
+export function sealPiecesSync(
   sync: SyncPrimitives,
   key: PreparedKey,
   iv: Uint8Array,
-  padded: Uint8Array,
+  pieces: Iterable<string>,
+  length: number,
   aad: Uint8Array,
 ): { ciphertext: Uint8Array; tag: Uint8Array } {
-  const ciphertext = sync.aesCbcEncryptPadded(key, iv, padded);
+  const ciphertext = sync.aesCbcEncryptPieces(key, iv, pieces, length);
   return { ciphertext, tag: computeTagSync(sync, key, aad, iv, ciphertext) };
 }
 

@@ -1,8 +1,8 @@
 import type { CryptoBackend, PreparedKey } from './backend/types.js';
-import { open, openSync, seal, sealPaddedSync, sealSync } from './cbc-hmac.js';
+import { open, openSync, seal, sealPiecesSync, sealSync } from './cbc-hmac.js';
 import { type Envelope, type EnvelopeInput, readEnvelope } from './envelope.js';
 import { invalid, JweError } from './errors.js';
-import { buildPaddedFilePayload, filePayloadLength, parseFilePayload } from './file-payload.js';
+import { buildFilePayload, filePayloadLength, filePayloadPieces, parseFilePayload } from './file-payload.js';
 import { assertSupportedHeader, decodeUtf8, ENC, type JoseHeader, PROTECTED_COMPACT } from './header.js';
 import {
   assertProtectedPolicy,
@@ -170,12 +170,18 @@ export function bindCodec(backend: CryptoBackend) {
     const payloadLength = filePayloadLength(bytes.length);
     assertFitsOneString(payloadLength, `encryptFile: a file of ${bytes.length} bytes`, 'encryptFileStream');
     const iv = encryptInputs(bytes, options, 'encryptFile');
-    // The payload is built padded, in one buffer that the cipher may overwrite: the file's only
-    // copies are that buffer, the ciphertext and the envelope's text.
-    const { padded, length } = buildPaddedFilePayload(backend, bytes);
+    // With synchronous crypto the payload goes to the cipher piece by piece and never exists
+    // whole: the file's only other copies are the ciphertext and the envelope's text.
     const { ciphertext, tag } = backend.sync
-      ? sealPaddedSync(backend.sync, prepare(key) as PreparedKey, iv, padded, defaultAad)
-      : await seal(backend, await prepare(key), iv, padded.subarray(0, length), defaultAad);
+      ? sealPiecesSync(
+          backend.sync,
+          prepare(key) as PreparedKey,
+          iv,
+          filePayloadPieces(backend, bytes),
+          payloadLength,
+          defaultAad,
+        )
+      : await seal(backend, await prepare(key), iv, buildFilePayload(backend, bytes), defaultAad);
     return envelopeOf(iv, ciphertext, tag, options.kid);
   }
 

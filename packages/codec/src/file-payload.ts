@@ -1,7 +1,6 @@
 import type { CryptoBackend } from './backend/types.js';
 import { invalid } from './errors.js';
 import { decodeUtf8 } from './header.js';
-import { paddedLength, padInPlace } from './pkcs7.js';
 import { parseStrictJsonObject } from './strict-json.js';
 
 /*
@@ -19,27 +18,26 @@ const PREFIXES = [FILE_PREFIX_TEXT, '{"file": "'];
 export const filePayloadLength = (fileBytes: number) =>
   FILE_PREFIX_TEXT.length + 4 * Math.ceil(fileBytes / 3) + FILE_SUFFIX_TEXT.length;
 
-/**
- * The canonical payload of `bytes`, already PKCS#7-padded for CBC: `length` bytes of payload in a
- * buffer of `paddedLength(length)`. The base64 is written piece by piece straight into it, so the
- * payload exists once, with no string of its size and no padded copy.
- */
-export function buildPaddedFilePayload(
-  backend: CryptoBackend,
-  bytes: Uint8Array,
-): { padded: Uint8Array<ArrayBuffer>; length: number } {
-  const length = filePayloadLength(bytes.length);
-  const padded = new Uint8Array(paddedLength(length));
-  let at = writeAscii(padded, FILE_PREFIX_TEXT, 0);
-  at += backend.writeBase64(bytes, padded, at);
-  writeAscii(padded, FILE_SUFFIX_TEXT, at);
-  padInPlace(padded, length);
-  return { padded, length };
+/** The canonical payload of `bytes` as one byte array (for back ends without synchronous crypto). */
+export function buildFilePayload(backend: CryptoBackend, bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return backend.latin1Bytes(FILE_PREFIX_TEXT, backend.encodeBase64(bytes), FILE_SUFFIX_TEXT);
 }
 
-function writeAscii(out: Uint8Array, text: string, at: number): number {
-  for (let i = 0; i < text.length; i++) out[at + i] = text.charCodeAt(i);
-  return at + text.length;
+/** Bytes per piece of base64: 64 KiB of text, a whole number of quads, small enough to die young. */
+const PIECE_BYTES = 3 * 16 * 1024;
+
+/**
+ * The canonical payload of `bytes` as a sequence of short texts, to be fed to a cipher one at a
+ * time: no string or buffer as long as the whole payload is ever made, and each piece's string,
+ * allocated between two cipher calls, lets the young generation's collections free the previous
+ * calls' outputs as encryption goes.
+ */
+export function* filePayloadPieces(backend: CryptoBackend, bytes: Uint8Array): Generator<string> {
+  yield FILE_PREFIX_TEXT;
+  for (let start = 0; start < bytes.length; start += PIECE_BYTES) {
+    yield backend.encodeBase64(bytes.subarray(start, start + PIECE_BYTES));
+  }
+  yield FILE_SUFFIX_TEXT;
 }
 
 const QUOTE = 0x22;

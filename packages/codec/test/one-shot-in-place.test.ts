@@ -1,17 +1,20 @@
 import { Buffer } from 'node:buffer';
 import { createDecipheriv, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { nodeBackend } from '../src/backend/node.js';
+import type { PreparedKey } from '../src/backend/types.js';
+import { filePayloadLength, filePayloadPieces } from '../src/file-payload.js';
 import { paddedLength, padInPlace, unpad } from '../src/pkcs7.js';
 import { backends } from './support/backends.js';
 import { patternBytes, toHex } from './support/bytes.js';
 import { expectJweError } from './support/errors.js';
 
 /*
- * The one-shot file path works inside its own buffers: the payload is built already padded (its
- * base64 written piece by piece), encrypted and decrypted in place in pieces, and the inner base64
- * decoded within the decrypted buffer. These tests aim at the edges of every piece: PKCS#7 block
- * boundaries, base64 pieces of 48 KiB of bytes / 64 KiB of text, the 64 KiB switch between the
- * chained and the piecewise cipher, and CBC pieces of 256 KiB. Envelopes are checked against
+ * The one-shot file path works in pieces and inside its own buffers: the payload goes to the cipher
+ * as base64 pieces, decryption runs in place in pieces, and the inner base64 is decoded within the
+ * decrypted buffer. These tests aim at the edges of every piece: PKCS#7 block boundaries, base64
+ * pieces of 48 KiB of bytes / 64 KiB of text, the 64 KiB switch between the chained and the
+ * piecewise cipher, and CBC pieces of 256 KiB. Envelopes are checked against
  * node:crypto used directly, not only against the codec's own decryption.
  */
 
@@ -82,19 +85,32 @@ describe('padInPlace', () => {
   });
 });
 
-describe.each(backends)('piecewise base64 helpers, $name back end', ({ backend }) => {
-  it.each(FILE_SIZES.slice(0, 11))('writeBase64 of %i bytes is the padded base64, in place', (size) => {
-    const bytes = patternBytes(size, size + 7);
-    const expected = Buffer.from(bytes).toString('base64');
-    const target = new Uint8Array(5 + expected.length + 5).fill(0x7e);
-    const copy = bytes.slice();
-    expect(backend.writeBase64(bytes, target, 5)).toBe(expected.length);
-    expect(Buffer.from(target.subarray(5, 5 + expected.length)).toString('latin1')).toBe(expected);
-    expect([...target.subarray(0, 5), ...target.subarray(5 + expected.length)]).toEqual(
-      new Array(10).fill(0x7e),
+describe('aesCbcEncryptPieces', () => {
+  it('refuses pieces that do not add up to the length it was told', () => {
+    const sync = nodeBackend.sync!;
+    const key = nodeBackend.prepareKey(new Uint8Array(32)) as PreparedKey;
+    const pieces = ['A'.repeat(70 * KiB), 'B'];
+    expect(() => sync.aesCbcEncryptPieces(key, new Uint8Array(16), pieces, 70 * KiB + 1)).not.toThrow();
+    expect(() => sync.aesCbcEncryptPieces(key, new Uint8Array(16), pieces, 70 * KiB + 17)).toThrow(
+      RangeError,
     );
-    expect(toHex(bytes)).toBe(toHex(copy));
   });
+});
+
+describe.each(backends)('piecewise base64 helpers, $name back end', ({ backend }) => {
+  it.each(FILE_SIZES.slice(0, 11))(
+    'filePayloadPieces of %i bytes join into the canonical payload',
+    (size) => {
+      const bytes = patternBytes(size, size + 7);
+      const copy = bytes.slice();
+      const pieces = [...filePayloadPieces(backend, bytes)];
+      expect(pieces.join('')).toBe(`{"file":"${Buffer.from(bytes).toString('base64')}"}`);
+      expect(pieces.join('').length).toBe(filePayloadLength(size));
+      // Every piece but the framing is at most 64 KiB of text, a whole number of quads but the last.
+      for (const piece of pieces.slice(1, -2)) expect(piece.length).toBe(PIECE_CHARS);
+      expect(toHex(bytes)).toBe(toHex(copy));
+    },
+  );
 
   it.each([0, 3, PIECE_BYTES - 1, PIECE_BYTES, PIECE_BYTES + 1, 2 * PIECE_BYTES + 2])(
     'decodeBase64Within decodes the base64 of %i bytes held after a prefix',

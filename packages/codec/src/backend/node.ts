@@ -14,7 +14,6 @@ import {
   encodeBase64,
   encodeBase64Url,
   toBuffer,
-  writeBase64,
 } from '../encoding/node-base64.js';
 import { paddedLength, padInPlace, unpad } from '../pkcs7.js';
 import { type HmacState, hmacSha256 } from './node-hmac.js';
@@ -137,10 +136,16 @@ const syncPrimitives: SyncPrimitives = {
     const tail = cipher.final();
     return tail.length === 0 ? head : Buffer.concat([head, tail], head.length + tail.length);
   },
-  aesCbcEncryptPadded(key, iv, padded) {
-    if (padded.length <= CHAINED_MAX_BYTES) return chainedCbcEncryptBlocks(key as NodeKey, iv, padded);
-    const cipher = createCipheriv('aes-128-cbc', (key as NodeKey).encKey, iv).setAutoPadding(false);
-    return cbcWithin(cipher, padded);
+  aesCbcEncryptPieces(key, iv, pieces, length) {
+    if (length <= CHAINED_MAX_BYTES) return syncPrimitives.aesCbcEncrypt(key, iv, [...pieces].join(''));
+    const out = Buffer.allocUnsafe(paddedLength(length));
+    const cipher = createCipheriv('aes-128-cbc', (key as NodeKey).encKey, iv);
+    let written = 0;
+    for (const piece of pieces) written += cipher.update(piece, 'latin1').copy(out, written);
+    written += cipher.final().copy(out, written);
+    if (written !== out.length)
+      throw new RangeError('aesCbcEncryptPieces: the pieces are not `length` bytes.');
+    return out;
   },
   aesCbcDecrypt(key, iv, ciphertext) {
     if (ciphertext.length <= CHAINED_MAX_BYTES && ciphertext.length % 16 === 0 && ciphertext.length > 0) {
@@ -180,7 +185,6 @@ export const nodeBackend: CryptoBackend = {
   decodeBase64Url,
   encodeBase64,
   decodeBase64,
-  writeBase64,
   decodeBase64Within,
   includesByte: (bytes, byte) => toBuffer(bytes).includes(byte),
   latin1Bytes(...texts) {

@@ -20,8 +20,6 @@ export interface CryptoBackend {
   decodeBase64Url(text: string, what: string): Uint8Array<ArrayBuffer>;
   encodeBase64(bytes: Uint8Array): string;
   decodeBase64(text: string, what: string): Uint8Array<ArrayBuffer>;
-  /** Writes the padded standard base64 of `bytes` into `target` at `offset`; returns its length. */
-  writeBase64(bytes: Uint8Array, target: Uint8Array, offset: number): number;
   /**
    * Decodes the standard base64 text in `bytes[start, end)` as strictly as `decodeBase64`. May
    * decode into `bytes`' own memory (the result is then a view of it), so the caller must hand over
@@ -47,10 +45,15 @@ export interface SyncPrimitives {
   /** A string plaintext is encrypted as its UTF-8 bytes, which the back end writes itself. */
   aesCbcEncrypt(key: PreparedKey, iv: Uint8Array, plaintext: Uint8Array | string): Uint8Array<ArrayBuffer>;
   /**
-   * AES-CBC of input that is already PKCS#7-padded (whole blocks), so nothing is copied to pad
-   * it. The input is handed over: the back end may overwrite it.
+   * AES-CBC with PKCS#7 padding of the concatenation of `pieces` (ASCII texts, `length` bytes in
+   * all), fed to the cipher one at a time, into one output buffer.
    */
-  aesCbcEncryptPadded(key: PreparedKey, iv: Uint8Array, padded: Uint8Array): Uint8Array<ArrayBuffer>;
+  aesCbcEncryptPieces(
+    key: PreparedKey,
+    iv: Uint8Array,
+    pieces: Iterable<string>,
+    length: number,
+  ): Uint8Array<ArrayBuffer>;
   /** The ciphertext is handed over: the back end may decrypt within its memory. */
   aesCbcDecrypt(key: PreparedKey, iv: Uint8Array, ciphertext: Uint8Array): Uint8Array<ArrayBuffer>;
 }

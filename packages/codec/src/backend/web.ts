@@ -85,11 +85,6 @@ export const webBackend: CryptoBackend = {
   decodeBase64Url,
   encodeBase64,
   decodeBase64,
-  writeBase64(bytes, target, offset) {
-    const text = encodeBase64(bytes);
-    for (let i = 0; i < text.length; i++) target[offset + i] = text.charCodeAt(i);
-    return text.length;
-  },
   decodeBase64Within(bytes, start, end, what) {
     return decodeBase64(webBackend.latin1String(bytes, start, end), what);
   },

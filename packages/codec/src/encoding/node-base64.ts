@@ -95,24 +95,10 @@ function assertStrictBase64(text: string, decoded: number, what: string): void {
 }
 
 /*
- * Large payloads are encoded and decoded a piece at a time so that no string as long as the whole
- * payload is ever made: each piece's string is small enough to die young. A piece of 48 KiB of
- * bytes is 64 KiB of text, a whole number of base64 quads (the `* 3` and `* 4` keep that true).
+ * Large payloads are decoded a piece at a time so that no string as long as the whole payload is
+ * ever made: each piece's 64 KiB string (a whole number of base64 quads) is small enough to die young.
  */
-const PIECE_BYTES = 3 * 16 * 1024;
 const PIECE_CHARS = 4 * 16 * 1024;
-
-/** Writes the padded standard base64 of `bytes` into `target` at `offset`; returns the characters written. */
-export function writeBase64(bytes: Uint8Array, target: Uint8Array, offset: number): number {
-  const source = toBuffer(bytes);
-  const out = toBuffer(target);
-  let at = offset;
-  for (let start = 0; start < source.length; start += PIECE_BYTES) {
-    const text = source.toString('base64', start, Math.min(source.length, start + PIECE_BYTES));
-    at += out.write(text, at, 'latin1');
-  }
-  return at - offset;
-}
 
 /**
  * Decodes the standard base64 text held in `bytes[start, end)` into the same memory, from offset 0
