@@ -4,16 +4,6 @@ import { decryptionFailed } from './errors.js';
 export const paddedLength = (plaintextLength: number) => (Math.floor(plaintextLength / 16) + 1) * 16;
 
 /**
- * PKCS#7 padding written into the tail of `blocks`, whose first `length` bytes are the plaintext
- * and whose length is `paddedLength(length)`: a caller that allocates that much up front encrypts
- * without copying its plaintext into a padded buffer.
- */
-export function padInPlace(blocks: Uint8Array, length: number): void {
-  if (blocks.length !== paddedLength(length)) throw new RangeError('padInPlace: wrong buffer length.');
-  blocks.fill(blocks.length - length, length);
-}
-
-/**
  * PKCS#7 unpadding of decrypted CBC blocks; only ever reached after the tag has verified. Bad
  * padding is the same one authentication error as a bad tag, so it can never act as an oracle.
  */

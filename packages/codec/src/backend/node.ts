@@ -15,7 +15,7 @@ import {
   encodeBase64Url,
   toBuffer,
 } from '../encoding/node-base64.js';
-import { paddedLength, padInPlace, unpad } from '../pkcs7.js';
+import { paddedLength, unpad } from '../pkcs7.js';
 import { type HmacState, hmacSha256 } from './node-hmac.js';
 import type { CryptoBackend, PreparedKey, SyncPrimitives } from './types.js';
 
@@ -69,20 +69,16 @@ function chainedCbcEncrypt(
   plaintext: Uint8Array | string,
   length: number,
 ): Buffer<ArrayBuffer> {
-  const input = Buffer.allocUnsafe(paddedLength(length));
-  if (typeof plaintext === 'string') input.write(plaintext, 0, 'utf8');
-  else input.set(plaintext, 0);
-  padInPlace(input, length);
-  return chainedCbcEncryptBlocks(key, iv, input);
-}
-
-/** Encrypts whole blocks with the key's chained cipher; overwrites the first block of `input`. */
-function chainedCbcEncryptBlocks(key: NodeKey, iv: Uint8Array, input: Uint8Array): Buffer<ArrayBuffer> {
   key.chain ??= {
     cipher: createCipheriv('aes-128-cbc', key.encKey, Buffer.alloc(16)).setAutoPadding(false),
     last: Buffer.alloc(16),
   };
   const { cipher, last } = key.chain;
+  const pad = 16 - (length % 16);
+  const input = Buffer.allocUnsafe(length + pad);
+  if (typeof plaintext === 'string') input.write(plaintext, 0, 'utf8');
+  else input.set(plaintext, 0);
+  input.fill(pad, length);
   for (let i = 0; i < 16; i++) input[i] = input[i]! ^ iv[i]! ^ last[i]!;
   const output = cipher.update(input);
   output.copy(last, 0, output.length - 16);
@@ -90,21 +86,21 @@ function chainedCbcEncryptBlocks(key: NodeKey, iv: Uint8Array, input: Uint8Array
 }
 
 /*
- * Large inputs go through the cipher a piece at a time, each piece's output copied back over the
- * piece it came from (the cipher keeps the chaining block itself, so its input may be overwritten
- * once fed). One update() over the whole input would need an output as large, and Node allocates
- * a block more than it returns and then shrinks it, which can briefly hold a third copy. The
- * pieces' outputs die young. `blocks` is whole blocks and padding is off, so each update() returns
- * exactly as much as it was given and final() returns nothing.
+ * Large ciphertexts are decrypted a piece at a time, each piece's output copied back over the
+ * piece it came from (the decipher keeps the chaining block itself, so its input may be
+ * overwritten once fed). One update() over the whole input would need an output as large, and
+ * Node allocates a block more than it returns and then shrinks it, which can briefly hold a third
+ * copy; a piece's output is garbage as soon as it is copied. `blocks` is whole blocks and padding
+ * is off, so each update() returns exactly as much as it was given and final() returns nothing.
  */
 const CBC_PIECE_BYTES = 256 * 1024;
 
-function cbcWithin(cipher: Cipher | Decipher, blocks: Uint8Array): Buffer<ArrayBuffer> {
+function decryptWithin(decipher: Decipher, blocks: Uint8Array): Buffer<ArrayBuffer> {
   const out = toBuffer(blocks) as Buffer<ArrayBuffer>;
   for (let at = 0; at < out.length; at += CBC_PIECE_BYTES) {
-    cipher.update(out.subarray(at, at + CBC_PIECE_BYTES)).copy(out, at);
+    decipher.update(out.subarray(at, at + CBC_PIECE_BYTES)).copy(out, at);
   }
-  cipher.final();
+  decipher.final();
   return out;
 }
 
@@ -153,7 +149,7 @@ const syncPrimitives: SyncPrimitives = {
     }
     // Unpadding ourselves avoids the copy that joining update() and final() output would cost.
     const decipher = createDecipheriv('aes-128-cbc', (key as NodeKey).encKey, iv).setAutoPadding(false);
-    return unpad(cbcWithin(decipher, ciphertext));
+    return unpad(decryptWithin(decipher, ciphertext));
   },
 };
 
