@@ -57,8 +57,8 @@ export function parseFilePayload(backend: CryptoBackend, payload: Uint8Array): U
   for (const prefix of PREFIXES) {
     if (startsWith(payload, prefix) && end >= prefix.length && startsWith(payload, FILE_SUFFIX_TEXT, end)) {
       // Content with no quote and no backslash is exactly the JSON string's value (no escape, no
-      // other member), so strict base64 decides it alone and its errors are the JSON path's own.
-      // Anything else (an escaped "\/", another member) takes the JSON path below, which also says
+      // other member), so strict base64 decides it alone (what JSON would refuse there, a control
+      // character or a byte past 0x7F, is not base64 either). Anything else (an escaped "\/", another member) takes the JSON path below, which also says
       // what is wrong; it needs the payload intact, so it is checked before decoding overwrites it.
       const content = payload.subarray(prefix.length, end);
       if (!backend.includesByte(content, QUOTE) && !backend.includesByte(content, BACKSLASH)) {
