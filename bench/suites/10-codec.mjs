@@ -325,9 +325,10 @@ for (const [size, file] of files) {
 /** Node 24's binary: BENCH_NODE24, else the npm `node@24` package through npx, as CI gets it. */
 function node24() {
   if (process.env.BENCH_NODE24) return process.env.BENCH_NODE24;
+  // npx's own warnings (about pnpm's npm_config_* settings) would only clutter the bench output.
   const found = spawnSync('npx', ['-y', '-p', 'node@24', 'node', '-p', 'process.execPath'], {
     encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
   return found.status === 0 ? found.stdout.trim() : undefined;
 }
