@@ -9,10 +9,16 @@
 // their processes and threads (bash's `times`). Each case runs BENCH_STREAM_RUNS times (default
 // 2), ours and the pipeline interleaved; the table shows the best wall time of each, the CPU time
 // of that run, and ours' highest peak RSS (target < 150 MB).
+//
+// Guard rows (256 MiB only): ours against its own primitives in this process, a plain
+// createCipheriv/createHmac/base64 loop over 4 MiB reads with the inner base64 pass included,
+// BENCH_GUARD_ROUNDS (default 3) interleaved rounds, CPU time; target at most 1.15x.
+
+import { Buffer } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, rmSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -143,6 +149,182 @@ function timed(script) {
   return { seconds, cpuSeconds, stdout: lines.slice(0, -2).join('\n') };
 }
 
+/*
+ * The guard rows: ours against its own primitives in this process, on the same files. The floor is
+ * a plain loop over 4 MiB reads calling createCipheriv, createHmac and Buffer's base64 directly,
+ * the inner base64 of the file included; ours reads with the same 4 MiB chunks. Interleaved rounds,
+ * CPU time of the whole process (process.cpuUsage(), which counts libuv's file threads too).
+ */
+const READ_BYTES = 4 * MiB - ((4 * MiB) % 3); // a multiple of 3: whole base64 quads per read
+const MAC_KEY = KEY.subarray(0, 16);
+const ENC_KEY = KEY.subarray(16, 32);
+const GUARD_TARGET = 1.15;
+const GUARD_MIB = 256;
+
+/** Hands `emit` whole units of `unit` bytes (base64 quads or triples), carrying the rest. */
+function aligner(unit, emit) {
+  let carry = Buffer.alloc(0);
+  return {
+    push(bytes) {
+      let start = 0;
+      if (carry.length > 0) {
+        start = Math.min(bytes.length, unit - carry.length);
+        carry = Buffer.concat([carry, bytes.subarray(0, start)]);
+        if (carry.length < unit) return;
+        emit(carry);
+        carry = Buffer.alloc(0);
+      }
+      const end = start + Math.floor((bytes.length - start) / unit) * unit;
+      if (end > start) emit(bytes.subarray(start, end));
+      carry = Buffer.from(bytes.subarray(end));
+    },
+    end() {
+      if (carry.length > 0) emit(carry);
+    },
+  };
+}
+
+async function floorEncrypt(input, output) {
+  const iv = randomBytes(16);
+  const cipher = createCipheriv('aes-128-cbc', ENC_KEY, iv);
+  const hmac = createHmac('sha256', MAC_KEY).update(PROTECTED, 'latin1').update(iv);
+  const source = await open(input, 'r');
+  const sink = await open(output, 'w');
+  try {
+    let text = '';
+    const encoder = aligner(3, (ciphertext) => {
+      text += ciphertext.toString('base64url');
+    });
+    const seal = (ciphertext) => {
+      hmac.update(ciphertext);
+      encoder.push(ciphertext);
+    };
+    await sink.write(`{"protected":"${PROTECTED}","iv":"${iv.toString('base64url')}","ciphertext":"`);
+    seal(cipher.update('{"file":"', 'latin1'));
+    const buffer = Buffer.allocUnsafe(READ_BYTES);
+    for (;;) {
+      const { bytesRead } = await source.read(buffer, 0, READ_BYTES, null);
+      if (bytesRead === 0) break;
+      seal(cipher.update(buffer.toString('base64', 0, bytesRead), 'latin1'));
+      await sink.write(text, null, 'latin1');
+      text = '';
+    }
+    seal(cipher.update('"}', 'latin1'));
+    seal(cipher.final());
+    encoder.end();
+    const tag = hmac.update(AL).digest().subarray(0, 16).toString('base64url');
+    await sink.write(`${text}","tag":"${tag}"}`, null, 'latin1');
+  } finally {
+    await source.close();
+    await sink.close();
+  }
+}
+
+/** Reads envelopes in our member order (protected, iv, ciphertext, tag), as both sides write them. */
+async function floorDecrypt(input, output) {
+  const source = await open(input, 'r');
+  const sink = await open(output, 'w');
+  try {
+    const buffer = Buffer.allocUnsafe(READ_BYTES);
+    let { bytesRead } = await source.read(buffer, 0, READ_BYTES, null);
+    const head = buffer.toString('latin1', 0, Math.min(bytesRead, 512));
+    const iv = Buffer.from(/"iv":"([^"]+)"/.exec(head)[1], 'base64url');
+    const hmac = createHmac('sha256', MAC_KEY).update(PROTECTED, 'latin1').update(iv);
+    const decipher = createDecipheriv('aes-128-cbc', ENC_KEY, iv);
+    let skip = '{"file":"'.length;
+    let held = Buffer.alloc(0); // the last 2 bytes seen: the payload's closing `"}` once it ends
+    const written = [];
+    const file = aligner(4, (text) => written.push(Buffer.from(text.toString('latin1'), 'base64')));
+    const payload = (decrypted) => {
+      const skipped = Math.min(skip, decrypted.length);
+      skip -= skipped;
+      const bytes = decrypted.subarray(skipped);
+      if (bytes.length >= 2) {
+        file.push(held);
+        file.push(bytes.subarray(0, bytes.length - 2));
+        held = Buffer.from(bytes.subarray(bytes.length - 2));
+      } else {
+        const all = Buffer.concat([held, bytes]);
+        file.push(all.subarray(0, Math.max(0, all.length - 2)));
+        held = all.subarray(Math.max(0, all.length - 2));
+      }
+    };
+    const ciphertext = aligner(4, (text) => {
+      const bytes = Buffer.from(text.toString('latin1'), 'base64url');
+      hmac.update(bytes);
+      payload(decipher.update(bytes));
+    });
+    let start = head.indexOf('"ciphertext":"') + '"ciphertext":"'.length;
+    let tail = '';
+    while (bytesRead > 0) {
+      const chunk = buffer.subarray(start, bytesRead);
+      const quote = chunk.indexOf(0x22);
+      ciphertext.push(quote === -1 ? chunk : chunk.subarray(0, quote));
+      for (const bytes of written.splice(0)) await sink.write(bytes);
+      if (quote !== -1) {
+        tail = chunk.toString('latin1', quote);
+        break;
+      }
+      ({ bytesRead } = await source.read(buffer, 0, READ_BYTES, null));
+      start = 0;
+    }
+    ciphertext.end();
+    payload(decipher.final());
+    file.end();
+    for (const bytes of written.splice(0)) await sink.write(bytes);
+    const tag = hmac.update(AL).digest().subarray(0, 16).toString('base64url');
+    if (held.toString('latin1') !== '"}' || !tail.startsWith(`","tag":"${tag}"`))
+      throw new Error('floor: bad tag');
+  } finally {
+    await source.close();
+    await sink.close();
+  }
+}
+
+async function oursInProcess(codec, kind, input, output) {
+  const source = createReadStream(input, { highWaterMark: READ_BYTES });
+  if (kind === 'encrypt') await pipeline(codec.encryptFileStream(source, SHARED), createWriteStream(output));
+  else await codec.decryptFileStream(source, SHARED, { to: output });
+}
+
+/** CPU seconds of this whole process for one run of `fn`, after a full GC. */
+async function cpuOf(fn) {
+  globalThis.gc?.();
+  const start = process.cpuUsage();
+  const began = performance.now();
+  await fn();
+  const used = process.cpuUsage(start);
+  return { cpu: (used.user + used.system) / 1e6, seconds: (performance.now() - began) / 1000 };
+}
+
+const GUARD_ROUNDS = Number(process.env.BENCH_GUARD_ROUNDS ?? 3);
+const medianOf = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Interleaved rounds of ours and the floor for one direction; the order alternates each round. */
+async function guard(kind, input, output) {
+  const codec = await import(codecUrl);
+  const rounds = [];
+  for (let round = 0; round < GUARD_ROUNDS; round++) {
+    const pair = {};
+    for (const side of round % 2 === 0 ? ['ours', 'floor'] : ['floor', 'ours']) {
+      rmSync(output, { force: true });
+      pair[side] = await cpuOf(() =>
+        side === 'ours'
+          ? oursInProcess(codec, kind, input, output)
+          : (kind === 'encrypt' ? floorEncrypt : floorDecrypt)(input, output),
+      );
+    }
+    rounds.push(pair);
+  }
+  const ratios = rounds.map((p) => p.ours.cpu / p.floor.cpu);
+  return {
+    ratio: medianOf(ratios),
+    ratios,
+    ours: medianOf(rounds.map((p) => p.ours.cpu)),
+    floor: medianOf(rounds.map((p) => p.floor.cpu)),
+  };
+}
+
 const ours = (kind, input, output) => {
   rmSync(output, { force: true });
   const m = timed(`'${process.execPath}' '${self}' child ${kind} '${input}' '${output}'`);
@@ -213,6 +395,38 @@ async function main() {
           met,
           notes: `ratios: ours faster by; CPU ${formatSeconds(a.cpuSeconds)} vs ${formatSeconds(b.cpuSeconds)}; ${check}`,
         });
+      }
+      if (size === GUARD_MIB * MiB) {
+        // Each side reads the other's envelope before any timing, so both do the same work.
+        const floorEnvelope = join(dir, 'floor.json');
+        await floorEncrypt(file, floorEnvelope);
+        await oursInProcess(await import(codecUrl), 'decrypt', floorEnvelope, back);
+        const oursReadsFloor = (await sha256File(back)) === fileHash;
+        rmSync(back, { force: true });
+        await floorDecrypt(envelope, back);
+        const floorReadsOurs = (await sha256File(back)) === fileHash;
+        rmSync(back, { force: true });
+        for (const [name, kind, input, output] of [
+          ['encryptFileStream', 'encrypt', file, floorEnvelope],
+          ['decryptFileStream', 'decrypt', envelope, back],
+        ]) {
+          const m = await guard(kind, input, output);
+          rows.push({
+            case: `${name} ${formatMiB(size)} file to file, vs its primitives`,
+            ours: `CPU ${formatSeconds(m.ours)}`,
+            reference: `primitives CPU ${formatSeconds(m.floor)}`,
+            ratio: '',
+            cpu_ratio: formatRatio(m.ratio),
+            target: `CPU ≤ ${GUARD_TARGET}x primitives (guard)`,
+            met: m.ratio <= GUARD_TARGET && oursReadsFloor && floorReadsOurs,
+            notes:
+              `ratios: ours costs (lower is better); CPU ratio ${formatRatio(Math.min(...m.ratios))}–` +
+              `${formatRatio(Math.max(...m.ratios))} across ${m.ratios.length} interleaved rounds (median shown); ` +
+              'primitives = createCipheriv, createHmac and base64 over 4 MiB reads, inner base64 included, ' +
+              `in this process; each reads the other's envelope: ${oursReadsFloor && floorReadsOurs ? 'yes' : 'NO'}`,
+          });
+        }
+        await rm(floorEnvelope, { force: true });
       }
       for (const path of [file, envelope, back, theirs, theirsBack]) await rm(path, { force: true });
     }

@@ -72,6 +72,19 @@ export function sealSync(
   return { ciphertext, tag: computeTagSync(sync, key, aad, iv, ciphertext) };
 }
 
+/** `sealSync` of a plaintext given as ASCII pieces (`length` bytes in all), fed to the cipher in turn. */
+export function sealPiecesSync(
+  sync: SyncPrimitives,
+  key: PreparedKey,
+  iv: Uint8Array,
+  pieces: Iterable<string>,
+  length: number,
+  aad: Uint8Array,
+): { ciphertext: Uint8Array; tag: Uint8Array } {
+  const ciphertext = sync.aesCbcEncryptPieces(key, iv, pieces, length);
+  return { ciphertext, tag: computeTagSync(sync, key, aad, iv, ciphertext) };
+}
+
 /** `open` without a promise, for back ends that have synchronous primitives. Same order, same one error. */
 export function openSync(
   backend: CryptoBackend,

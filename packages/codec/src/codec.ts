@@ -1,8 +1,8 @@
 import type { CryptoBackend, PreparedKey } from './backend/types.js';
-import { open, openSync, seal, sealSync } from './cbc-hmac.js';
+import { open, openSync, seal, sealPiecesSync, sealSync } from './cbc-hmac.js';
 import { type Envelope, type EnvelopeInput, readEnvelope } from './envelope.js';
 import { invalid, JweError } from './errors.js';
-import { buildFilePayload, filePayloadLength, parseFilePayload } from './file-payload.js';
+import { buildFilePayload, filePayloadLength, filePayloadPieces, parseFilePayload } from './file-payload.js';
 import { assertSupportedHeader, decodeUtf8, ENC, type JoseHeader, PROTECTED_COMPACT } from './header.js';
 import {
   assertProtectedPolicy,
@@ -169,7 +169,20 @@ export function bindCodec(backend: CryptoBackend) {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('encryptFile: the file must be a Uint8Array.');
     const payloadLength = filePayloadLength(bytes.length);
     assertFitsOneString(payloadLength, `encryptFile: a file of ${bytes.length} bytes`, 'encryptFileStream');
-    return encrypt(buildFilePayload(backend, bytes), key, options);
+    const iv = encryptInputs(bytes, options, 'encryptFile');
+    // With synchronous crypto the payload goes to the cipher piece by piece and never exists
+    // whole: the file's only other copies are the ciphertext and the envelope's text.
+    const { ciphertext, tag } = backend.sync
+      ? sealPiecesSync(
+          backend.sync,
+          prepare(key) as PreparedKey,
+          iv,
+          filePayloadPieces(backend, bytes),
+          payloadLength,
+          defaultAad,
+        )
+      : await seal(backend, await prepare(key), iv, buildFilePayload(backend, bytes), defaultAad);
+    return envelopeOf(iv, ciphertext, tag, options.kid);
   }
 
   /**

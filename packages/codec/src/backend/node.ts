@@ -10,11 +10,12 @@ import {
 import {
   decodeBase64,
   decodeBase64Url,
+  decodeBase64Within,
   encodeBase64,
   encodeBase64Url,
   toBuffer,
 } from '../encoding/node-base64.js';
-import { unpad } from '../pkcs7.js';
+import { paddedLength, unpad } from '../pkcs7.js';
 import { type HmacState, hmacSha256 } from './node-hmac.js';
 import type { CryptoBackend, PreparedKey, SyncPrimitives } from './types.js';
 
@@ -84,6 +85,25 @@ function chainedCbcEncrypt(
   return output;
 }
 
+/*
+ * Large ciphertexts are decrypted a piece at a time, each piece's output copied back over the
+ * piece it came from (the decipher keeps the chaining block itself, so its input may be
+ * overwritten once fed). One update() over the whole input would need an output as large, and
+ * Node allocates a block more than it returns and then shrinks it, which can briefly hold a third
+ * copy; a piece's output is garbage as soon as it is copied. `blocks` is whole blocks and padding
+ * is off, so each update() returns exactly as much as it was given and final() returns nothing.
+ */
+const CBC_PIECE_BYTES = 256 * 1024;
+
+function decryptWithin(decipher: Decipher, blocks: Uint8Array): Buffer<ArrayBuffer> {
+  const out = toBuffer(blocks) as Buffer<ArrayBuffer>;
+  for (let at = 0; at < out.length; at += CBC_PIECE_BYTES) {
+    decipher.update(out.subarray(at, at + CBC_PIECE_BYTES)).copy(out, at);
+  }
+  decipher.final();
+  return out;
+}
+
 // randomBytes(16) costs a few microseconds per call; drawing IVs from a refilled pool of CSPRNG
 // output costs almost nothing, and every byte is still used once only. A refill allocates a new
 // pool rather than overwriting the old one, so the views handed out never change under a caller.
@@ -112,15 +132,24 @@ const syncPrimitives: SyncPrimitives = {
     const tail = cipher.final();
     return tail.length === 0 ? head : Buffer.concat([head, tail], head.length + tail.length);
   },
+  aesCbcEncryptPieces(key, iv, pieces, length) {
+    if (length <= CHAINED_MAX_BYTES) return syncPrimitives.aesCbcEncrypt(key, iv, [...pieces].join(''));
+    const out = Buffer.allocUnsafe(paddedLength(length));
+    const cipher = createCipheriv('aes-128-cbc', (key as NodeKey).encKey, iv);
+    let written = 0;
+    for (const piece of pieces) written += cipher.update(piece, 'latin1').copy(out, written);
+    written += cipher.final().copy(out, written);
+    if (written !== out.length)
+      throw new RangeError('aesCbcEncryptPieces: the pieces are not `length` bytes.');
+    return out;
+  },
   aesCbcDecrypt(key, iv, ciphertext) {
     if (ciphertext.length <= CHAINED_MAX_BYTES && ciphertext.length % 16 === 0 && ciphertext.length > 0) {
       return unpad(chainedCbcDecrypt(key as NodeKey, iv, ciphertext));
     }
     // Unpadding ourselves avoids the copy that joining update() and final() output would cost.
     const decipher = createDecipheriv('aes-128-cbc', (key as NodeKey).encKey, iv).setAutoPadding(false);
-    const blocks = decipher.update(ciphertext);
-    decipher.final();
-    return unpad(blocks);
+    return unpad(decryptWithin(decipher, ciphertext));
   },
 };
 
@@ -152,6 +181,8 @@ export const nodeBackend: CryptoBackend = {
   decodeBase64Url,
   encodeBase64,
   decodeBase64,
+  decodeBase64Within,
+  includesByte: (bytes, byte) => toBuffer(bytes).includes(byte),
   latin1Bytes(...texts) {
     if (texts.length === 1) return Buffer.from(texts[0]!, 'latin1');
     // Writing the parts into one buffer avoids flattening a large concatenated string first.

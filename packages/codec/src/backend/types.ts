@@ -20,6 +20,14 @@ export interface CryptoBackend {
   decodeBase64Url(text: string, what: string): Uint8Array<ArrayBuffer>;
   encodeBase64(bytes: Uint8Array): string;
   decodeBase64(text: string, what: string): Uint8Array<ArrayBuffer>;
+  /**
+   * Decodes the standard base64 text in `bytes[start, end)` as strictly as `decodeBase64`. May
+   * decode into `bytes`' own memory (the result is then a view of it), so the caller must hand over
+   * `bytes`; after an error their content is undefined.
+   */
+  decodeBase64Within(bytes: Uint8Array, start: number, end: number, what: string): Uint8Array<ArrayBuffer>;
+  /** Whether `bytes` holds `byte` anywhere (memchr speed where the runtime has it). */
+  includesByte(bytes: Uint8Array, byte: number): boolean;
   /** Latin-1 strings to one byte array (used for the AAD and the file payload's JSON framing). */
   latin1Bytes(...texts: string[]): Uint8Array<ArrayBuffer>;
   /** Bytes to a string, one character per byte; exact for ASCII, which is all callers accept. */
@@ -36,6 +44,17 @@ export interface SyncPrimitives {
   hmacSha256(key: PreparedKey, parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer>;
   /** A string plaintext is encrypted as its UTF-8 bytes, which the back end writes itself. */
   aesCbcEncrypt(key: PreparedKey, iv: Uint8Array, plaintext: Uint8Array | string): Uint8Array<ArrayBuffer>;
+  /**
+   * AES-CBC with PKCS#7 padding of the concatenation of `pieces` (ASCII texts, `length` bytes in
+   * all), fed to the cipher one at a time, into one output buffer.
+   */
+  aesCbcEncryptPieces(
+    key: PreparedKey,
+    iv: Uint8Array,
+    pieces: Iterable<string>,
+    length: number,
+  ): Uint8Array<ArrayBuffer>;
+  /** The ciphertext is handed over: the back end may decrypt within its memory. */
   aesCbcDecrypt(key: PreparedKey, iv: Uint8Array, ciphertext: Uint8Array): Uint8Array<ArrayBuffer>;
 }
 

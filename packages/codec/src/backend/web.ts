@@ -85,6 +85,10 @@ export const webBackend: CryptoBackend = {
   decodeBase64Url,
   encodeBase64,
   decodeBase64,
+  decodeBase64Within(bytes, start, end, what) {
+    return decodeBase64(webBackend.latin1String(bytes, start, end), what);
+  },
+  includesByte: (bytes, byte) => bytes.includes(byte),
   latin1Bytes(...texts) {
     let length = 0;
     for (const text of texts) length += text.length;
