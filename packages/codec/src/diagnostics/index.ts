@@ -13,4 +13,12 @@ export {
   SEAL_CHANNEL,
   TRACE_KID_MAX,
 } from './channels.js';
-export { byteSize, type TraceFacts, type TraceSide, traceKid, traceOpen, traceSeal } from './trace.js';
+export {
+  byteSize,
+  kidNotingResolver,
+  type TraceFacts,
+  type TraceSide,
+  traceKid,
+  traceOpen,
+  traceSeal,
+} from './trace.js';

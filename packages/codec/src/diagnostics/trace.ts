@@ -1,3 +1,4 @@
+import type { KeyResolver } from '../key.js';
 import {
   type JweChannelName,
   type JweTraceContext,
@@ -174,46 +175,65 @@ function traced<T>(
   return body();
 }
 
-function newContext(operation: 'open' | 'seal', side: TraceSide, facts: TraceFacts): JweTraceContext {
-  const context: JweTraceContext = {
+function newContext(operation: 'open' | 'seal', side: TraceSide, kid: string | undefined): JweTraceContext {
+  return {
     operation,
     side,
-    kid: undefined,
+    kid: traceKid(kid),
     envelopeBytes: undefined,
     plaintextBytes: undefined,
     streamed: false,
     outcome: undefined,
     code: undefined,
   };
-  apply(context, facts);
-  return context;
 }
 
 /**
  * Opens an envelope under `jwe-transport:open` when anyone listens; otherwise only calls `open`
- * (no context, no closure kept). `open` may note the `kid` once it is known (for example when the
- * key resolver is asked) with `context.kid = traceKid(kid)`; `context` is `undefined` when nobody
- * listens. `describe` gives what the result shows; it must not return plaintext.
+ * (no context, and no size is computed). `envelope` is the envelope as received, for its size.
+ * `open` may note the `kid` once it is known (for example when the key resolver is asked) with
+ * `context.kid = traceKid(kid)`; `context` is `undefined` when nobody listens. `describe` gives
+ * what the result shows; it must never return plaintext.
  */
 export function traceOpen<T>(
   side: TraceSide,
-  known: TraceFacts,
+  envelope: Uint8Array | string | undefined,
   open: (context: JweTraceContext | undefined) => T,
   describe?: (result: Awaited<T>) => TraceFacts | undefined,
 ): T {
   const channels = listening(OPEN_CHANNEL);
   if (channels === undefined) return open(undefined);
-  return traced(channels, newContext('open', side, known), 'opened', open, describe);
+  const context = newContext('open', side, undefined);
+  context.envelopeBytes = byteSize(envelope);
+  return traced(channels, context, 'opened', open, describe);
 }
 
-/** Seals under `jwe-transport:seal` when anyone listens; see {@link traceOpen}. */
+/**
+ * Seals under `jwe-transport:seal` when anyone listens; otherwise only calls `seal`. `kid` is the
+ * one the envelope gets, `plaintext` what is sealed (for its size; `undefined` for a stream).
+ */
 export function traceSeal<T>(
   side: TraceSide,
-  known: TraceFacts,
+  kid: string | undefined,
+  plaintext: Uint8Array | string | undefined,
   seal: (context: JweTraceContext | undefined) => T,
   describe?: (result: Awaited<T>) => TraceFacts | undefined,
 ): T {
   const channels = listening(SEAL_CHANNEL);
   if (channels === undefined) return seal(undefined);
-  return traced(channels, newContext('seal', side, known), 'sealed', seal, describe);
+  const context = newContext('seal', side, kid);
+  context.plaintextBytes = byteSize(plaintext);
+  return traced(channels, context, 'sealed', seal, describe);
+}
+
+/**
+ * `resolve`, noting on `context` the `kid` it is asked for (capped), so a refusal (a wrong key,
+ * an unknown `kid`) names the `kid` too. `resolve` itself when nobody listens.
+ */
+export function kidNotingResolver(context: JweTraceContext | undefined, resolve: KeyResolver): KeyResolver {
+  if (context === undefined) return resolve;
+  return (kid, header) => {
+    context.kid = traceKid(kid);
+    return resolve(kid, header);
+  };
 }
