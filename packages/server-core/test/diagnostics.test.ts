@@ -1,11 +1,15 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createJweFetch } from '@jwe-transport/client-core';
-import { deriveKey, encrypt, encryptJson } from '@jwe-transport/codec';
+import { deriveKey, encrypt, encryptFile, encryptJson } from '@jwe-transport/codec';
 import { type ChannelRecording, recordChannel } from '@jwe-transport/test-support/diagnostics';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withJwe } from '../src/index.js';
+import { withJweUpload } from '../src/node.js';
 
 // Real HTTP on 127.0.0.1: the Web handler `withJwe` served by @hono/node-server, called through
 // client-core's fetch wrapper (or plain fetch for envelopes no client would send).
@@ -232,5 +236,39 @@ describe('jwe-transport:open and jwe-transport:seal over real HTTP', () => {
     }
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ side: 'server', kid: KID, code: 'ERR_JWE_DECRYPTION_FAILED' });
+  });
+
+  it('traces a streamed upload to disk: opened with the file size, or refused with its code and kid', async () => {
+    const dest = await mkdtemp(join(tmpdir(), 'jwe-trace-upload-'));
+    try {
+      const handler = withJweUpload((_request, file) => Response.json({ size: file.size }), {
+        keys: { [KID]: KEY },
+        dest,
+      });
+      const server = await serveFetch(handler);
+      running.push(server);
+      const { open } = record();
+      const file = new TextEncoder().encode(`${SECRET} in a file`);
+      const upload = async (key: string) =>
+        postRaw(server.url, JSON.stringify(await encryptFile(file, key, { kid: KID })));
+
+      expect((await upload(KEY)).status).toBe(200);
+      expect(last(open, 'server')).toMatchObject({
+        kid: KID,
+        outcome: 'opened',
+        streamed: true,
+        plaintextBytes: file.byteLength,
+      });
+      expect((await upload(OTHER_KEY)).status).toBe(400);
+      expect(last(open, 'server')).toMatchObject({
+        kid: KID,
+        outcome: 'refused',
+        streamed: true,
+        code: 'ERR_JWE_DECRYPTION_FAILED',
+      });
+      expectNoSecrets(open.serialized());
+    } finally {
+      await rm(dest, { recursive: true, force: true });
+    }
   });
 });
