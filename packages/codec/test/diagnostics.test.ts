@@ -11,7 +11,16 @@ const EVENTS = ['start', 'end', 'asyncStart', 'asyncEnd', 'error'] as const;
 /** Subscribes to every event of a TracingChannel and lists the events, in order, while `run` runs. */
 async function eventsOf(name: string, run: () => unknown): Promise<string[]> {
   const seen: string[] = [];
-  const handlers = Object.fromEntries(EVENTS.map((event) => [event, () => seen.push(event)]));
+  const on = (event: (typeof EVENTS)[number]) => () => {
+    seen.push(event);
+  };
+  const handlers = {
+    start: on('start'),
+    end: on('end'),
+    asyncStart: on('asyncStart'),
+    asyncEnd: on('asyncEnd'),
+    error: on('error'),
+  };
   const channel = tracingChannel(name);
   channel.subscribe(handlers);
   try {
@@ -23,33 +32,24 @@ async function eventsOf(name: string, run: () => unknown): Promise<string[]> {
   return seen;
 }
 
-const boom = () => {
+function boom(): never {
   throw new JweError('ERR_JWE_INVALID', 'bad');
-};
+}
+
+type Native = ReturnType<typeof tracingChannel>;
+type Case = [string, () => unknown, (channel: Native, fn: () => unknown) => unknown];
+const traceSync = (channel: Native, fn: () => unknown) => channel.traceSync(fn);
+const tracePromise = (channel: Native, fn: () => unknown) =>
+  channel.tracePromise(fn as () => Promise<unknown>);
+const CASES: Case[] = [
+  ['a synchronous result', () => 'ok', traceSync],
+  ['a synchronous throw', boom, traceSync],
+  ['a resolved promise', async () => 'ok', tracePromise],
+  ['a rejected promise', async () => boom(), tracePromise],
+];
 
 describe('the jwe-transport TracingChannels', () => {
-  it.each([
-    [
-      'a synchronous result',
-      () => 'ok',
-      (channel: ReturnType<typeof tracingChannel>, fn: () => unknown) => channel.traceSync(fn),
-    ],
-    [
-      'a synchronous throw',
-      boom,
-      (channel: ReturnType<typeof tracingChannel>, fn: () => unknown) => channel.traceSync(fn),
-    ],
-    [
-      'a resolved promise',
-      async () => 'ok',
-      (channel: ReturnType<typeof tracingChannel>, fn: () => Promise<unknown>) => channel.tracePromise(fn),
-    ],
-    [
-      'a rejected promise',
-      async () => boom(),
-      (channel: ReturnType<typeof tracingChannel>, fn: () => Promise<unknown>) => channel.tracePromise(fn),
-    ],
-  ] as const)('publishes %s in the order Node publishes it itself', async (_case, fn, native) => {
+  it.each(CASES)('publishes %s in the order Node publishes it itself', async (_case, fn, native) => {
     const ours = await eventsOf('jwe-transport:seal', () =>
       traceSeal('server', 'k', 'x', fn as () => unknown),
     );
