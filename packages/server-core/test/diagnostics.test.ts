@@ -222,6 +222,37 @@ describe('jwe-transport:open and jwe-transport:seal over real HTTP', () => {
     expectNoSecrets(open.serialized());
   });
 
+  it('traces a response under an unknown kid, and a malformed response, as refused on the client side', async () => {
+    const good = await encrypt(JSON.stringify({ note: SECRET }), KEY, { kid: 'retired-kid' });
+    const answers = [good, { ...good, iv: `${good.iv}=` }];
+    const server = await serveFetch(async () =>
+      Response.json(answers.shift(), { headers: { 'x-encryption': 'JWE' } }),
+    );
+    running.push(server);
+    const { open } = record();
+    // A keyring resolver that knows only KID: the answer's kid is unknown to it.
+    const jweFetch = createJweFetch({ key: (kid) => (kid === KID ? KEY : undefined), kid: KID });
+    await expect(jweFetch(server.url, { method: 'POST', body: '{}' })).rejects.toMatchObject({
+      code: 'ERR_KEY_UNKNOWN',
+    });
+    expect(last(open, 'client')).toMatchObject({
+      side: 'client',
+      kid: 'retired-kid',
+      outcome: 'refused',
+      code: 'ERR_KEY_UNKNOWN',
+    });
+    await expect(jweFetch(server.url, { method: 'POST', body: '{}' })).rejects.toMatchObject({
+      code: 'ERR_JWE_INVALID',
+    });
+    expect(last(open, 'client')).toMatchObject({
+      side: 'client',
+      outcome: 'refused',
+      code: 'ERR_JWE_INVALID',
+    });
+    expect(open.contexts().filter((c) => c.side === 'client')).toHaveLength(2);
+    expectNoSecrets(open.serialized());
+  });
+
   it('reaches a subscriber of one sub-channel only (no TracingChannel-wide hasSubscribers needed)', async () => {
     const { channel } = await import('node:diagnostics_channel');
     const url = await serveEcho();
