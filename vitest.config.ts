@@ -15,6 +15,7 @@ export default defineConfig({
       'examples/*/test/**/*.test.ts',
       'test-vectors/*.test.ts',
       'runtime-tests/**/*.test.ts',
+      'docs/recipes/*.test.ts',
     ],
     exclude: [
       '**/node_modules/**',

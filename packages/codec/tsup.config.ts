@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.node.ts', 'src/index.web.ts'],
+  entry: ['src/index.node.ts', 'src/index.web.ts', 'src/diagnostics/index.ts'],
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

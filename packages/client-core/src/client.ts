@@ -1,4 +1,5 @@
 import { backendName, decrypt, encrypt, encryptSync, isJweError } from '@jwe-transport/codec';
+import { byteSize, type TraceFacts, traceSeal } from '@jwe-transport/codec/diagnostics';
 import { asEnvelope } from './envelope-detect.js';
 import { requestKey } from './keys.js';
 import type { HeaderView } from './media-type.js';
@@ -98,31 +99,58 @@ export function createJweClient(options: JweClientOptions): JweClient {
       if (seal && resolved.encrypt !== 'all') seal = await resolved.encrypt(request);
       return { seal, responses };
     },
-    seal: (body, headers) => sealer.seal(body, headers),
-    sealJson: (text, headers) => sealer.sealJson(text, headers),
+    // The places requests are sealed: `jwe-transport:seal` (side client); no body, no seal.
+    seal: (body, headers) =>
+      body === null || body === undefined
+        ? sealer.seal(body, headers)
+        : traceSeal('client', resolved.kid, sizeable(body), () => sealer.seal(body, headers), sealedFacts),
+    sealJson: (text, headers) =>
+      traceSeal('client', resolved.kid, text, () => sealer.sealJson(text, headers), sealedFacts),
     sealJsonSync(text) {
       if (!syncSealing) return undefined;
-      return JSON.stringify(encryptSync(text, staticKey!, kidOption));
+      return traceSeal(
+        'client',
+        resolved.kid,
+        text,
+        () => JSON.stringify(encryptSync(text, staticKey!, kidOption)),
+        envelopeFacts,
+      );
     },
-    async reseal(envelope, headers) {
-      const bytes = typeof envelope === 'string' ? new TextEncoder().encode(envelope) : envelope;
-      // Not an envelope at all: a plaintext that still has to be sealed, never sent as it is.
-      if (asEnvelope(bytes) === undefined) return sealer.sealJson(bytes, headers);
-      const key = await requestKey(resolved);
-      let plaintext: Uint8Array;
-      try {
-        plaintext = await decrypt(bytes, key, { missingProtected: resolved.missingProtected });
-      } catch (error) {
-        if (!isJweError(error)) throw error;
-        // The caller's own envelope under another key: it goes out as the caller made it.
-        const body = new TextDecoder().decode(bytes);
-        return { kind: 'buffered', payload: 'json', headers: envelopeHeaders(headers), body };
-      }
-      const body = JSON.stringify(await encrypt(plaintext, key, kidOption));
-      return { kind: 'buffered', payload: 'json', headers: envelopeHeaders(headers), body };
-    },
+    reseal: (envelope, headers) =>
+      traceSeal('client', resolved.kid, undefined, () => reseal(envelope, headers), sealedFacts),
     needsBody: (head, context) => opener.needsBody(head, context),
     openBody: (body, head, context) => opener.openBody(body, head, context),
     openResponse: (response, context) => opener.openResponse(response, context),
   };
+
+  async function reseal(envelope: string | Uint8Array, headers?: HeadersInit): Promise<SealedBody> {
+    const bytes = typeof envelope === 'string' ? new TextEncoder().encode(envelope) : envelope;
+    // Not an envelope at all: a plaintext that still has to be sealed, never sent as it is.
+    if (asEnvelope(bytes) === undefined) return sealer.sealJson(bytes, headers);
+    const key = await requestKey(resolved);
+    let plaintext: Uint8Array;
+    try {
+      plaintext = await decrypt(bytes, key, { missingProtected: resolved.missingProtected });
+    } catch (error) {
+      if (!isJweError(error)) throw error;
+      // The caller's own envelope under another key: it goes out as the caller made it.
+      const body = new TextDecoder().decode(bytes);
+      return { kind: 'buffered', payload: 'json', headers: envelopeHeaders(headers), body };
+    }
+    const body = JSON.stringify(await encrypt(plaintext, key, kidOption));
+    return { kind: 'buffered', payload: 'json', headers: envelopeHeaders(headers), body };
+  }
+}
+
+/** The plaintext, for its size, where it is at hand (text, bytes); none for blobs, forms and streams. */
+function sizeable(body: SealableBody): string | Uint8Array | undefined {
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  return undefined;
+}
+
+const envelopeFacts = (envelope: string): TraceFacts => ({ envelopeBytes: byteSize(envelope) });
+
+function sealedFacts(sealed: SealedBody): TraceFacts {
+  if (sealed.kind === 'buffered') return { envelopeBytes: byteSize(sealed.body) };
+  return { streamed: sealed.kind === 'streamed' };
 }

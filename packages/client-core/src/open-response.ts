@@ -6,6 +6,7 @@ import {
   type KeyInput,
   type KeyResolver,
 } from '@jwe-transport/codec';
+import { traceKid, traceOpen } from '@jwe-transport/codec/diagnostics';
 import { type DecryptionInfo, decryptedResponse, markDecryptedHeaders } from './decrypted-response.js';
 import { describeArrival, describeTarget, isSuccess } from './describe.js';
 import { asEnvelope, objectMembers } from './envelope-detect.js';
@@ -138,10 +139,17 @@ export class ResponseOpener {
       return undefined;
     }
     try {
-      // The bytes, not the object detected above: the codec's strict parse refuses duplicate members.
-      const result = await decryptDetailed(body, this.#key, {
-        missingProtected: this.#options.missingProtected,
-      });
+      // The one place responses are opened: `jwe-transport:open` (side client). The bytes, not
+      // the object detected above: the codec's strict parse refuses duplicate members.
+      const result = await traceOpen(
+        'client',
+        body,
+        (trace) => {
+          if (trace) trace.kid = traceKid(envelope.kid);
+          return decryptDetailed(body, this.#key, { missingProtected: this.#options.missingProtected });
+        },
+        (opened) => ({ kid: opened.kid, plaintextBytes: opened.plaintext.byteLength }),
+      );
       const info: DecryptionInfo = { kid: result.kid, headerSource: result.headerSource };
       return { plaintext: result.plaintext, info };
     } catch (error) {

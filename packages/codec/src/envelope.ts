@@ -83,8 +83,9 @@ export function parseEnvelope(value: unknown): Envelope {
 }
 
 /**
- * The compact serialization `protected..iv.ciphertext.tag` (spec 4.1, item 5). Compact JWE has no
- * place for the top-level `kid`, so it is dropped; keep it alongside if the receiver needs it.
+ * The compact serialization `protected..iv.ciphertext.tag` (docs/wire-format.md#compact-form).
+ * Compact JWE has no place for the top-level `kid`, so it is dropped; keep it alongside if the
+ * receiver needs it.
  */
 export function toCompact(envelope: Envelope): string {
   const env = parseEnvelope(envelope);

@@ -4,7 +4,8 @@ import { decodeUtf8 } from './header.js';
 import { parseStrictJsonObject } from './strict-json.js';
 
 /*
- * An encrypted upload's plaintext is `{"file": "<standard base64 of the bytes>"}` (spec 2.3).
+ * An encrypted upload's plaintext is `{"file": "<standard base64 of the bytes>"}`
+ * (docs/wire-format.md#file-uploads).
  * We write it without spaces; we read any JSON spelling of it, with a fast path for the common
  * shapes so that multi-megabyte payloads skip JSON.parse.
  */

@@ -1,7 +1,7 @@
 import { invalid, JweError, quote } from './errors.js';
 import { parseStrictJsonObject } from './strict-json.js';
 
-/** The only algorithm pair this codec implements (spec section 9). */
+/** The only algorithm pair this codec implements (docs/wire-format.md#protected-header). */
 export const ALG = 'dir';
 export const ENC = 'A128CBC-HS256';
 

@@ -22,8 +22,8 @@ export const SHARED_KEY_BYTES = KEY_BYTES / 2;
 const utf8 = new TextEncoder();
 
 /**
- * The service's key construction (spec 2.4): the shared key string concatenated with itself,
- * as UTF-8. A 16-byte shared key gives the 32-byte key that A128CBC-HS256 needs.
+ * The service's key construction (docs/wire-format.md#key-derivation): the shared key string
+ * concatenated with itself, as UTF-8. A 16-byte shared key gives the 32-byte key that A128CBC-HS256 needs.
  */
 export function deriveKey(shared: string): Uint8Array<ArrayBuffer> {
   if (typeof shared !== 'string') {

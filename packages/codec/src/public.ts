@@ -7,6 +7,14 @@ export type {
   MissingProtectedPolicy,
 } from './codec.js';
 export {
+  type JweChannelName,
+  type JweTraceContext,
+  type JweTraceOutcome,
+  OPEN_CHANNEL,
+  SEAL_CHANNEL,
+  TRACE_KID_MAX,
+} from './diagnostics/channels.js';
+export {
   ENVELOPE_MEMBERS,
   type Envelope,
   type EnvelopeInput,

@@ -1,4 +1,5 @@
 import { decryptDetailed } from '@jwe-transport/codec';
+import { kidNotingResolver, traceOpen } from '@jwe-transport/codec/diagnostics';
 import { isJsonType, recordingResolver } from '@jwe-transport/server-core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { hasBody, readBody } from './body-stream.js';
@@ -19,9 +20,16 @@ async function handleEncrypted(req: Request, res: Response, options: ResolvedOpt
   if (bodyAlreadyRead(req)) throw mountOrder('jwe()');
   const envelope = await readBody(req, options.limit, options.timeout);
   const recorder = recordingResolver(options.resolver);
-  const result = await decryptDetailed(envelope, recorder.resolve, {
-    missingProtected: options.missingProtected,
-  });
+  // `jwe-transport:open`, until this adapter opens envelopes through server-core's JweServer.
+  const result = await traceOpen(
+    'server',
+    envelope,
+    (trace) =>
+      decryptDetailed(envelope, kidNotingResolver(trace, recorder.resolve), {
+        missingProtected: options.missingProtected,
+      }),
+    (opened) => ({ kid: opened.kid, plaintextBytes: opened.plaintext.byteLength }),
+  );
   // Authenticated: from here on even the error answers go out encrypted.
   recordEncryptedRequest(req, res, options, result, recorder);
   markBodyRead(

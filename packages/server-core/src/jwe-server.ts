@@ -1,4 +1,5 @@
 import { backendName, type DecryptResult, decryptDetailed, encrypt, encryptSync } from '@jwe-transport/codec';
+import { byteSize, kidNotingResolver, traceOpen, traceSeal } from '@jwe-transport/codec/diagnostics';
 import { envelopeJson } from './envelope-json.js';
 import { encryptionRequired, noResponseKey, toHttpError } from './errors.js';
 import { keyForKid, type RecordingResolver, type ResponseKey, recordingResolver } from './keys.js';
@@ -31,17 +32,25 @@ export class JweServer {
   }
 
   /** Decrypts an envelope (object, JSON text or body bytes). Failures are `JweHttpError`s. */
-  async openEnvelope(body: Uint8Array | string | object): Promise<OpenedEnvelope> {
-    const recorder = recordingResolver(this.options.resolver);
-    let result: DecryptResult;
-    try {
-      result = await decryptDetailed(body as Uint8Array, recorder.resolve, {
-        missingProtected: this.options.missingProtected,
-      });
-    } catch (error) {
-      throw toHttpError(error);
-    }
-    return { ...this.opened(result, recorder), plaintext: result.plaintext };
+  openEnvelope(body: Uint8Array | string | object): Promise<OpenedEnvelope> {
+    // The one place every adapter opens a request envelope: `jwe-transport:open` (side server).
+    return traceOpen(
+      'server',
+      typeof body === 'string' || body instanceof Uint8Array ? body : undefined,
+      async (trace) => {
+        const recorder = recordingResolver(this.options.resolver);
+        let result: DecryptResult;
+        try {
+          result = await decryptDetailed(body as Uint8Array, kidNotingResolver(trace, recorder.resolve), {
+            missingProtected: this.options.missingProtected,
+          });
+        } catch (error) {
+          throw toHttpError(error);
+        }
+        return { ...this.opened(result, recorder), plaintext: result.plaintext };
+      },
+      (opened) => ({ kid: opened.info.kid, plaintextBytes: opened.plaintext.byteLength }),
+    );
   }
 
   /** The state of a request whose envelope authenticated with the key `recorder` handed out. */
@@ -94,12 +103,29 @@ export class JweServer {
 
   /** Seals an answer body under the request's key and kid: the envelope's JSON text. */
   async seal(body: Uint8Array | string, key: ResponseKey): Promise<string> {
-    return this.sealNow(body, key) ?? envelopeJson(await encrypt(body, key.key, kidOption(key)));
+    return (
+      this.sealNow(body, key) ??
+      traceSeal(
+        'server',
+        key.kid,
+        body,
+        async () => envelopeJson(await encrypt(body, key.key, kidOption(key))),
+        sealedFacts,
+      )
+    );
   }
 
   /** `seal` without a promise, where the crypto back end can (Node); else `undefined`. */
   sealNow(body: Uint8Array | string, key: ResponseKey): string | undefined {
-    return SYNC_CRYPTO ? envelopeJson(encryptSync(body, key.key, kidOption(key))) : undefined;
+    if (!SYNC_CRYPTO) return undefined;
+    // With `seal`, the one place answers are sealed: `jwe-transport:seal` (side server).
+    return traceSeal(
+      'server',
+      key.kid,
+      body,
+      () => envelopeJson(encryptSync(body, key.key, kidOption(key))),
+      sealedFacts,
+    );
   }
 
   /** Whether answers may differ by `X-Encryption`, so caches must keep them apart. */
@@ -110,6 +136,7 @@ export class JweServer {
 
 // WebCrypto has no synchronous encryption; node:crypto does, and it saves a promise per answer.
 const SYNC_CRYPTO = backendName === 'node';
+const sealedFacts = (envelope: string) => ({ envelopeBytes: byteSize(envelope) });
 const kidOption = (key: ResponseKey) => (key.kid === undefined ? {} : { kid: key.kid });
 
 const PLAIN_INFO_ONLY: Opened = Object.freeze({ info: PLAIN_INFO, responseKey: undefined });

@@ -5,8 +5,8 @@ import { Base64StreamDecoder, Base64StreamEncoder } from './base64-stream.js';
 import { isJsonWhitespace, JsonStringStream } from './json-string-stream.js';
 
 /*
- * The file upload plaintext `{"file":"<standard base64>"}` (spec 2.3), built and read one chunk
- * at a time. We write it exactly as the one-shot `encryptFile` does (no spaces); we read any JSON
+ * The file upload plaintext `{"file":"<standard base64>"}` (docs/wire-format.md#file-uploads),
+ * built and read one chunk at a time. We write it exactly as the one-shot `encryptFile` does (no spaces); we read any JSON
  * spelling of a one-member object, as the one-shot `decryptFile` does.
  */
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { ALG, type ByteSource, decryptFileStream, ENC } from '@jwe-transport/codec';
+import { type JweTraceContext, kidNotingResolver, traceOpen } from '@jwe-transport/codec/diagnostics';
 import { requestAborted, toHttpError } from '../errors.js';
 import type { JweServer, Opened } from '../jwe-server.js';
 import { recordingResolver } from '../keys.js';
@@ -72,11 +73,30 @@ async function* guarded(source: ByteSource, guard: EnvelopeGuard): AsyncGenerato
  * client that goes away, a limit) no file is left behind and the promise rejects with a
  * `JweHttpError`.
  */
-export async function receiveEncryptedFile(
+export function receiveEncryptedFile(
   server: JweServer,
   source: ByteSource,
   options: ReceiveFileOptions,
   headers: UploadHeaders = {},
+): Promise<ReceivedUpload> {
+  // `jwe-transport:open` (side server) for streamed uploads too; the envelope's size is not counted.
+  return traceOpen(
+    'server',
+    undefined,
+    (trace) => {
+      if (trace) trace.streamed = true;
+      return receive(server, source, options, headers, trace);
+    },
+    (upload) => ({ kid: upload.info.kid, plaintextBytes: upload.file.size }),
+  );
+}
+
+async function receive(
+  server: JweServer,
+  source: ByteSource,
+  options: ReceiveFileOptions,
+  headers: UploadHeaders,
+  trace: JweTraceContext | undefined,
 ): Promise<ReceivedUpload> {
   const limit = parseLimit(options.limit ?? DEFAULT_UPLOAD_LIMIT, 'upload "limit"');
   const maxSpill = options.maxSpill === undefined ? limit : parseLimit(options.maxSpill, 'upload "maxSpill"');
@@ -98,11 +118,15 @@ export async function receiveEncryptedFile(
       typeof (source as ReadableStream).getReader === 'function'
         ? streamChunks(source as ReadableStream<Uint8Array>)
         : source;
-    const result = await decryptFileStream(guarded(readable, guard), recorder.resolve, {
-      to: path,
-      missingProtected: server.options.missingProtected,
-      spillDir: destination,
-    });
+    const result = await decryptFileStream(
+      guarded(readable, guard),
+      kidNotingResolver(trace, recorder.resolve),
+      {
+        to: path,
+        missingProtected: server.options.missingProtected,
+        spillDir: destination,
+      },
+    );
     const opened = server.opened(result, recorder);
     return {
       ...opened,
