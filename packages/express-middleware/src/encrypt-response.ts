@@ -1,5 +1,5 @@
 import { encryptSync } from '@jwe-transport/codec';
-import { envelopeJson, isJsonType, type ResponseKey } from '@jwe-transport/server-core';
+import { envelopeJson, isJsonType, type ResponseKey } from '@jwe-transport/server-core/adapter';
 import type { Response } from 'express';
 
 type Send = (this: Response, body?: unknown) => Response;

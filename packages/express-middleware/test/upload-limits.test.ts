@@ -1,3 +1,4 @@
+import { storedFiles } from './helpers.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -57,7 +58,7 @@ describe.each(EXPRESS_VERSIONS)('upload paths at their limits on $name', ({ crea
     await rm(dest, { recursive: true, force: true });
   });
   beforeEach(async () => {
-    for (const name of await readdir(dest)) await rm(join(dest, name), { force: true });
+    for (const name of await storedFiles(dest)) await rm(join(dest, name), { force: true, recursive: true });
   });
 
   async function expectStored(path: string, file: Buffer, body: Buffer, storage: string) {
@@ -68,7 +69,7 @@ describe.each(EXPRESS_VERSIONS)('upload paths at their limits on $name', ({ crea
   }
 
   async function expectRefused(path: string, body: Buffer, headers: Record<string, string> = ENCRYPTED) {
-    const before = await readdir(dest);
+    const before = await storedFiles(dest);
     // Chunked, so the server has to count the bytes rather than trust a declared length.
     const answer = await post(`${running.url}${path}`, headers, body, { chunked: true });
     expect(answer.status).toBe(413);
@@ -76,7 +77,7 @@ describe.each(EXPRESS_VERSIONS)('upload paths at their limits on $name', ({ crea
       type: 'entity.too.large',
       code: 'ERR_JWE_TOO_LARGE',
     });
-    expect(await readdir(dest)).toEqual(before);
+    expect(await storedFiles(dest)).toEqual(before);
   }
 
   it.each([

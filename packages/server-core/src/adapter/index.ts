@@ -12,6 +12,8 @@ export {
   encodingUnsupported,
   encryptionRequired,
   headerInvalid,
+  isJweHttpError,
+  JweHttpError,
   jsonTooDeep,
   mountOrder,
   noResponseKey,

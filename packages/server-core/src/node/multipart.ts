@@ -5,7 +5,7 @@ import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { requestAborted, tooLarge, uploadInvalid } from '../errors.js';
+import { isJweHttpError, requestAborted, tooLarge, uploadInvalid } from '../errors.js';
 import { SNIFF_BYTES } from '../sniff.js';
 import { chooseMimeType } from './file-head.js';
 import type { JweFile } from './jwe-file.js';
@@ -100,7 +100,7 @@ export async function receiveMultipart(
       try {
         step = await Promise.race([iterator.next(), failedOnce]);
       } catch (error) {
-        throw failure ?? requestAborted();
+        throw failure ?? (isJweHttpError(error) ? error : requestAborted());
       }
       if (step.done) break;
       total += step.value.length;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { ALG, type ByteSource, decryptFileStream, ENC, isJweError } from '@jwe-transport/codec';
-import { requestAborted, toHttpError, unknownKid, uploadInvalid } from '../errors.js';
+import { isJweHttpError, requestAborted, toHttpError, unknownKid, uploadInvalid } from '../errors.js';
 import type { JweServer, Opened } from '../jwe-server.js';
 import { recordingResolver } from '../keys.js';
 import { parseLimit, type SizeLimit } from '../limit.js';
@@ -61,8 +61,8 @@ async function* guarded(source: ByteSource, guard: EnvelopeGuard): AsyncGenerato
       let step: IteratorResult<Uint8Array>;
       try {
         step = await iterator.next();
-      } catch {
-        throw requestAborted();
+      } catch (error) {
+        throw isJweHttpError(error) ? error : requestAborted();
       }
       if (step.done) return;
       await guard.feed(step.value);
