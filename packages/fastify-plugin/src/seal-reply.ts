@@ -1,4 +1,5 @@
-import { carriesBody, isJsonType, type JweServer } from '@jwe-transport/server-core';
+import type { JweServer } from '@jwe-transport/server-core';
+import { carriesBody, isJsonType } from '@jwe-transport/server-core/adapter';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { openedOf } from './state.js';
 
