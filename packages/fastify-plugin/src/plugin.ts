@@ -6,6 +6,7 @@ import {
   isJsonType,
   isJweHttpError,
   noteKid,
+  openedOfError,
   refuseEarly,
   reportRefusal,
   statusOf,
@@ -38,6 +39,9 @@ function installErrorHandler(fastify: FastifyInstance): void {
     // Every other refusal says why through the request's logger: a 4xx at info with its code and
     // kid (no stack), a 5xx at error with the error; the answer hides a 5xx's message.
     if (request.jwe.encrypted) noteKid(error, request.jwe.kid);
+    // Raised after an upload's envelope authenticated: its answer is sealed like any other.
+    const opened = openedOfError(error);
+    if (opened && !request.jwe.encrypted) setOpened(request, opened);
     reportRefusal(error, { logger: request.log }, describeRefusal(error));
     // A refused body may be left unread: close the connection rather than drain it.
     if (!request.raw.complete) reply.header('connection', 'close');

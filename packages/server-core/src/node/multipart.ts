@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { isJweHttpError, requestAborted, tooLarge, uploadInvalid } from '../errors.js';
@@ -10,6 +10,9 @@ import { SNIFF_BYTES } from '../sniff.js';
 import { chooseMimeType } from './file-head.js';
 import type { JweFile } from './jwe-file.js';
 import { privateFolder } from './private-folder.js';
+
+/** Why a part's streams are torn down (never shown: the refusal that caused it is). */
+const abandoned = new Error('upload abandoned');
 
 export interface MultipartOptions {
   /** Largest whole body, in bytes. */
@@ -69,6 +72,7 @@ export async function receiveMultipart(
   let stored: Promise<JweFile> | undefined;
   let part: Readable | undefined;
   let path: string | undefined;
+  const writers: Writable[] = [];
   const finished = new Promise<void>((resolve) => parser.once('close', resolve));
 
   parser.on('field', (name, value) => {
@@ -86,7 +90,7 @@ export async function receiveMultipart(
     }
     part = stream;
     if (folder !== undefined) path = join(folder, randomUUID());
-    stored = storePart(stream, info, options, path);
+    stored = storePart(stream, info, options, path, writers);
     stored.catch(failed);
   });
   parser.on('filesLimit', () => failed(uploadInvalid(`Send exactly one file, in "${options.fieldName}".`)));
@@ -117,7 +121,8 @@ export async function receiveMultipart(
   } catch (error) {
     failed(error);
     // Close the file first (its writer settles), then remove it: no fd and no file is left.
-    part?.destroy();
+    part?.destroy(abandoned);
+    writers.forEach((writer) => writer.destroy(abandoned));
     await stored?.catch(() => {});
     if (path !== undefined) await rm(path, { force: true }).catch(() => {});
     throw failure;
@@ -129,6 +134,7 @@ async function storePart(
   info: busboy.FileInfo,
   options: MultipartOptions,
   path: string | undefined,
+  writers: Writable[],
 ): Promise<JweFile> {
   let head = new Uint8Array(0);
   let size = 0;
@@ -154,7 +160,9 @@ async function storePart(
     if ((stream as Readable & { truncated?: boolean }).truncated) throw tooLarge(options.limit, size);
     return { ...described, mimetype: chooseMimeType(info.mimeType, head), size, buffer: Buffer.concat(chunks) };
   }
-  await pipeline(stream, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+  const writer = createWriteStream(path, { flags: 'wx', mode: 0o600 });
+  writers.push(writer);
+  await pipeline(stream, writer);
   const destination = path.slice(0, path.lastIndexOf('/'));
   return {
     ...described,
