@@ -86,4 +86,3 @@ export function jweUpload(options: JweUploadOptions): RequestHandler {
     markBodyRead(req, received.fields);
   });
 }
-

@@ -1,12 +1,11 @@
-import { storedFiles } from './helpers.js';
 import { once } from 'node:events';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jwe, jweErrorHandler } from '@jwe-transport/express-middleware';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXPRESS_VERSIONS, KEYS, listen, type Running } from './helpers.js';
+import { EXPRESS_VERSIONS, KEYS, listen, type Running, storedFiles } from './helpers.js';
 
 const IDLE_MS = 300;
 const STEADY_IDLE_MS = 1000;

@@ -1,14 +1,14 @@
-import { storedFiles } from './helpers.js';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { decryptJson, type Envelope, encryptFileStream } from '@jwe-transport/codec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedFiles } from './helpers.js';
 
 const KEY = 'large-upload-key';
 const MiB = 2 ** 20;
@@ -107,7 +107,8 @@ describe.each(['express', 'express4'])(
     });
 
     it('leaves no file behind when a large upload is tampered with', async () => {
-      for (const name of await storedFiles(dest)) await rm(join(dest, name), { force: true, recursive: true });
+      for (const name of await storedFiles(dest))
+        await rm(join(dest, name), { force: true, recursive: true });
       const file = randomFile(64 * MiB);
       const envelope = Readable.fromWeb(encryptFileStream(file.chunks, KEY, { kid: 'big' }) as never).pipe(
         flipBitAt(40 * MiB),

@@ -1,13 +1,20 @@
-import { storedFiles } from './helpers.js';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decryptJson, encryptFile } from '@jwe-transport/codec';
 import { jwe, jweErrorHandler } from '@jwe-transport/express-middleware';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EXPRESS_VERSIONS, KEY_A, KEYS, listen, postEncrypted, type Running } from './helpers.js';
+import {
+  EXPRESS_VERSIONS,
+  KEY_A,
+  KEYS,
+  listen,
+  postEncrypted,
+  type Running,
+  storedFiles,
+} from './helpers.js';
 
 /** The envelope's members in the given order, as a sender is free to write them. */
 function ordered(envelope: Record<string, unknown>, order: string[]): string {

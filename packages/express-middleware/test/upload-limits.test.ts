@@ -1,13 +1,12 @@
-import { storedFiles } from './helpers.js';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decryptJson, encryptFile, encryptJson } from '@jwe-transport/codec';
 import { jwe, jweErrorHandler, uploadedFile } from '@jwe-transport/express-middleware';
 import type { Request, Response } from 'express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EXPRESS_VERSIONS, KEY_A, KEYS, listen, type Running } from './helpers.js';
+import { EXPRESS_VERSIONS, KEY_A, KEYS, listen, type Running, storedFiles } from './helpers.js';
 import { fileSizeForEnvelope, multipartOfSize, post } from './sizes.js';
 
 /*

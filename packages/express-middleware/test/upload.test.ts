@@ -1,6 +1,5 @@
-import { storedFiles } from './helpers.js';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { decryptJson, encryptFile, encryptFileStream } from '@jwe-transport/codec';
@@ -18,6 +17,7 @@ import {
   listen,
   postEncrypted,
   type Running,
+  storedFiles,
 } from './helpers.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

@@ -82,7 +82,8 @@ export async function jwePlugin(fastify: FastifyInstance, options: JweFastifyOpt
       }
       if (withBody && encrypted) {
         // An envelope is JSON whatever its Content-Type says, as on the other adapters.
-        if (request.headers['content-type'] === undefined) request.headers['content-type'] = 'application/json';
+        if (request.headers['content-type'] === undefined)
+          request.headers['content-type'] = 'application/json';
         markPending(request);
         done();
         return;

@@ -3,14 +3,15 @@
  * writes files with `node:fs`).
  * @packageDocumentation
  */
-import { JweServer, type JweServerOptions, type RefusalReporting, sealResponse } from '@jwe-transport/server-core';
+import {
+  JweServer,
+  type JweServerOptions,
+  type RefusalReporting,
+  sealResponse,
+} from '@jwe-transport/server-core';
 import { streamChunks } from '@jwe-transport/server-core/adapter';
 import { receiveUploadFrom, resolveUpload } from '@jwe-transport/server-core/adapter/node';
-import {
-  DEFAULT_UPLOAD_LIMIT,
-  type UploadedFile,
-  type UploadOptions,
-} from '@jwe-transport/server-core/node';
+import { DEFAULT_UPLOAD_LIMIT, type UploadedFile, type UploadOptions } from '@jwe-transport/server-core/node';
 import type { MiddlewareHandler } from 'hono';
 import { nodeIncoming } from './fast-path.js';
 import { refuse, reportingOf } from './refusal.js';
@@ -35,7 +36,15 @@ export interface JweUploadOptions extends JweServerOptions, UploadOptions, Refus
  * 0600 in a private folder made inside `dest`. An app-level `jwe()` leaves these routes' bodies to it.
  */
 export function jweUpload(options: JweUploadOptions): MiddlewareHandler {
-  const { dest, limit, maxSpill, fieldName, logger: _logger, onReject: _onReject, ...serverOptions } = options;
+  const {
+    dest,
+    limit,
+    maxSpill,
+    fieldName,
+    logger: _logger,
+    onReject: _onReject,
+    ...serverOptions
+  } = options;
   const server = new JweServer({ ...serverOptions, limit: limit ?? DEFAULT_UPLOAD_LIMIT });
   const reporting = reportingOf(options);
   const upload = resolveUpload({

@@ -15,5 +15,12 @@ export type { JweLogger, Refusal, RefusalReporting, RejectListener } from './ref
 export type { JweRequestInfo } from './request-info.js';
 export { sniffMimeType } from './sniff.js';
 export { DEFAULT_MAX_DEPTH } from './strict-json.js';
-export { errorResponse, jweInfo, openRequest, readFilePayload, sealResponse, type WebExchange } from './web.js';
+export {
+  errorResponse,
+  jweInfo,
+  openRequest,
+  readFilePayload,
+  sealResponse,
+  type WebExchange,
+} from './web.js';
 export { type WithJweOptions, withJwe } from './with-jwe.js';

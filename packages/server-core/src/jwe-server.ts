@@ -49,7 +49,9 @@ export class JweServer {
 
   /** The state of a request whose envelope authenticated with the key `recorder` handed out. */
   opened(
-    result: Pick<DecryptResult, 'kid' | 'header'> & { headerSource: DecryptResult['headerSource'] | undefined },
+    result: Pick<DecryptResult, 'kid' | 'header'> & {
+      headerSource: DecryptResult['headerSource'] | undefined;
+    },
     recorder: RecordingResolver,
   ): Opened {
     const used = recorder.used;

@@ -42,7 +42,6 @@ const KID_LIMIT = 64;
 
 /** A kid fit for a log line: short, printable, no line breaks to forge entries with. */
 export function loggableKid(kid: string | undefined): string | undefined {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced.
   return kid === undefined ? undefined : kid.slice(0, KID_LIMIT).replace(/[^\x20-\x7e]/g, '?');
 }
 
@@ -67,10 +66,17 @@ export function openedOfError(error: unknown): Opened | undefined {
 }
 
 /** `rememberOpened` from a resolver that handed out a key (no-op when none was used). */
-export function sealAfterAuthentication(server: JweServer, error: unknown, recorder: RecordingResolver): void {
+export function sealAfterAuthentication(
+  server: JweServer,
+  error: unknown,
+  recorder: RecordingResolver,
+): void {
   const used = recorder.used;
   if (used === undefined) return;
-  rememberOpened(error, server.opened({ kid: used.kid, header: used.header, headerSource: undefined }, recorder));
+  rememberOpened(
+    error,
+    server.opened({ kid: used.kid, header: used.header, headerSource: undefined }, recorder),
+  );
 }
 
 /** What the answer to `error` says, with the kid the request named. */
@@ -91,7 +97,11 @@ export function describeRefusal(error: unknown): Refusal {
  * with its code and message only; a 5xx at `error` with the error (its stack), since the server
  * must fix it. A reporter that throws never costs the client its answer.
  */
-export function reportRefusal(error: unknown, reporting: RefusalReporting, refusal = describeRefusal(error)): void {
+export function reportRefusal(
+  error: unknown,
+  reporting: RefusalReporting,
+  refusal = describeRefusal(error),
+): void {
   try {
     reporting.onReject?.(error, refusal);
   } catch {
@@ -101,8 +111,13 @@ export function reportRefusal(error: unknown, reporting: RefusalReporting, refus
   if (!logger) return;
   const { status, code, type, kid } = refusal;
   try {
-    if (status >= 500) logger.error({ err: error, status, code, kid }, `jwe: request failed (${status} ${code})`);
-    else logger.info({ status, code, type, kid }, `jwe: request refused (${status} ${code}): ${refusal.message}`);
+    if (status >= 500)
+      logger.error({ err: error, status, code, kid }, `jwe: request failed (${status} ${code})`);
+    else
+      logger.info(
+        { status, code, type, kid },
+        `jwe: request refused (${status} ${code}): ${refusal.message}`,
+      );
   } catch {
     // As above.
   }

@@ -106,7 +106,8 @@ export function parseJsonBody(bytes: Uint8Array, what: string, rules: JsonRules)
   } catch {
     throw parseFailed(what);
   }
-  if (typeof value === 'object' && value !== null) checkJsonText(text, what, rules.strictJson, rules.maxDepth);
+  if (typeof value === 'object' && value !== null)
+    checkJsonText(text, what, rules.strictJson, rules.maxDepth);
   return { text, value };
 }
 
@@ -120,6 +121,10 @@ export function parsePlaintext(
 }
 
 /** `parsePlaintext`'s value alone. */
-export function parsePlaintextJson(plaintext: Uint8Array, strict: boolean, maxDepth = DEFAULT_MAX_DEPTH): unknown {
+export function parsePlaintextJson(
+  plaintext: Uint8Array,
+  strict: boolean,
+  maxDepth = DEFAULT_MAX_DEPTH,
+): unknown {
   return parsePlaintext(plaintext, strict, maxDepth).value;
 }

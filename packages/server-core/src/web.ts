@@ -4,8 +4,8 @@ import { toHttpError } from './errors.js';
 import { fileFromPayload } from './file-payload.js';
 import type { JweServer, Opened, OpenedEnvelope } from './jwe-server.js';
 import { readRequestBody } from './read-body.js';
-import type { JweRequestInfo } from './request-info.js';
 import { noteKid, openedOfError, rememberOpened } from './refusal.js';
+import type { JweRequestInfo } from './request-info.js';
 import type { ParsedPlaintext } from './strict-json.js';
 
 /** An opened Web request: the request a handler should read, and the state its answer needs. */
@@ -45,7 +45,10 @@ export interface OpenedBody extends Opened {
 }
 
 /** Whether a plain request carries a JSON body this server parses (any other type is left alone). */
-export function isPlainJson(contentType: string | null | undefined, contentLength: string | null | undefined) {
+export function isPlainJson(
+  contentType: string | null | undefined,
+  contentLength: string | null | undefined,
+) {
   return isJsonType(contentType) && contentLength !== '0';
 }
 

@@ -14,9 +14,12 @@ export interface WithJweOptions extends JweServerOptions, RefusalReporting {
 const logToStderr = (error: unknown) => console.error(error);
 
 /** What an adapter does with each error answer: report it, then answer it. */
-export interface Refuser {
-  (server: JweServer, error: unknown, request: Request, opened?: Parameters<typeof errorResponse>[2]): Promise<Response>;
-}
+export type Refuser = (
+  server: JweServer,
+  error: unknown,
+  request: Request,
+  opened?: Parameters<typeof errorResponse>[2],
+) => Promise<Response>;
 
 /** `errorResponse` that reports each refusal through `logger`/`onReject`, and 5xx through `onError`. */
 export function refuser(options: WithJweOptions | JweServer): Refuser {

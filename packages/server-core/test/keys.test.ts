@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { isJweError, JweError } from '@jwe-transport/codec';
+import { describe, expect, it } from 'vitest';
 import { JweServer } from '../src/index.js';
 
 describe('key configuration errors', () => {

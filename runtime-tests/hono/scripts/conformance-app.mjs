@@ -64,7 +64,12 @@ app.post('/fail', () => {
 });
 app.post('/upload', jweUpload({ ...shared, ...setup.upload }), (c) => {
   const file = c.get('jweFile');
-  return c.json({ size: file.size, path: file.path, mimetype: file.mimetype, originalname: file.originalname ?? null });
+  return c.json({
+    size: file.size,
+    path: file.path,
+    mimetype: file.mimetype,
+    originalname: file.originalname ?? null,
+  });
 });
 app.post('/upload-memory', jweUpload({ ...shared, limit: setup.memoryUpload.limit }), async (c) => {
   const file = c.get('jweFile');

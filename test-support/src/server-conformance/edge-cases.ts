@@ -41,7 +41,11 @@ async function openFds(): Promise<number> {
 }
 
 /** A multipart body written as the client goes: `parts` are [field, filename, type, bytes]. */
-function multipartBody(parts: [string, string, string, Uint8Array][], boundary: string, end = true): Uint8Array[] {
+function multipartBody(
+  parts: [string, string, string, Uint8Array][],
+  boundary: string,
+  end = true,
+): Uint8Array[] {
   const chunks: Uint8Array[] = [];
   for (const [field, filename, type, bytes] of parts) {
     chunks.push(
@@ -57,7 +61,11 @@ function multipartBody(parts: [string, string, string, Uint8Array][], boundary: 
   return chunks;
 }
 
-function postMultipart(url: string, chunks: Iterable<Uint8Array> | AsyncIterable<Uint8Array>, boundary: string) {
+function postMultipart(
+  url: string,
+  chunks: Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
+  boundary: string,
+) {
   return rawPost(
     url,
     { 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' },
@@ -108,7 +116,10 @@ export function edgeCases(adapter: ConformanceAdapter): void {
   });
 
   check(adapter, 'invalid UTF-8 in the plaintext', async () => {
-    const response = await postEncrypted(`${server.url}/echo`, await sealed(Uint8Array.of(0x22, 0xff, 0xfe, 0x22)));
+    const response = await postEncrypted(
+      `${server.url}/echo`,
+      await sealed(Uint8Array.of(0x22, 0xff, 0xfe, 0x22)),
+    );
     expect(response.status).toBe(400);
     expect(await errorOf(response)).toMatchObject({ type: 'entity.parse.failed', code: 'ERR_BODY_PARSE' });
   });
@@ -181,7 +192,8 @@ export function edgeCases(adapter: ConformanceAdapter): void {
       expect((await stat(server.dest)).mode & 0o777).toBe(destMode);
       const entries = (await tree(server.dest)).filter((entry) => entry.path !== server.dest);
       expect(entries.length).toBeGreaterThanOrEqual(3);
-      for (const entry of entries) expect({ ...entry, mode: entry.mode }).toEqual({ ...entry, mode: entry.dir ? 0o700 : 0o600 });
+      for (const entry of entries)
+        expect({ ...entry, mode: entry.mode }).toEqual({ ...entry, mode: entry.dir ? 0o700 : 0o600 });
     });
 
     check(adapter, 'two files in the multipart field', async () => {
@@ -198,21 +210,32 @@ export function edgeCases(adapter: ConformanceAdapter): void {
         );
         const answer = await postMultipart(`${server.url}/upload`, chunks, 'twofiles');
         expect(answer.status).toBe(400);
-        expect(JSON.parse(answer.text)).toMatchObject({ error: { type: 'upload.invalid', code: 'ERR_UPLOAD_INVALID' } });
+        expect(JSON.parse(answer.text)).toMatchObject({
+          error: { type: 'upload.invalid', code: 'ERR_UPLOAD_INVALID' },
+        });
       }
       await vi.waitFor(async () => expect(await files()).toBe(before), { timeout: 10_000, interval: 50 });
       // In-process servers: no descriptor is left open for the abandoned parts (a little slack for sockets).
-      await vi.waitFor(async () => expect(await openFds()).toBeLessThanOrEqual(fds + 2), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(async () => expect(await openFds()).toBeLessThanOrEqual(fds + 2), {
+        timeout: 10_000,
+        interval: 50,
+      });
     });
 
     check(adapter, 'truncated multipart body', async () => {
       const files = async () => (await tree(server.dest)).filter((entry) => !entry.dir).length;
       const before = await files();
       for (const route of ['/upload', '/upload-memory']) {
-        const chunks = multipartBody([['file', 'a.bin', 'application/pdf', Buffer.alloc(64 * 1024, 3)]], 'cut', false);
+        const chunks = multipartBody(
+          [['file', 'a.bin', 'application/pdf', Buffer.alloc(64 * 1024, 3)]],
+          'cut',
+          false,
+        );
         const answer = await postMultipart(`${server.url}${route}`, chunks, 'cut');
         expect({ route, status: answer.status }).toEqual({ route, status: 400 });
-        expect(JSON.parse(answer.text)).toMatchObject({ error: { type: 'upload.invalid', code: 'ERR_UPLOAD_INVALID' } });
+        expect(JSON.parse(answer.text)).toMatchObject({
+          error: { type: 'upload.invalid', code: 'ERR_UPLOAD_INVALID' },
+        });
       }
       await vi.waitFor(async () => expect(await files()).toBe(before), { timeout: 10_000, interval: 50 });
     });
@@ -224,7 +247,10 @@ export function edgeCases(adapter: ConformanceAdapter): void {
           expect({ payload, route, status: response.status }).toEqual({ payload, route, status: 400 });
           // The envelope authenticated: the refusal is sealed, as every other answer to it.
           expect(response.headers.get('x-encryption')).toBe('JWE');
-          expect(await errorOf(response)).toMatchObject({ type: 'upload.invalid', code: 'ERR_UPLOAD_INVALID' });
+          expect(await errorOf(response)).toMatchObject({
+            type: 'upload.invalid',
+            code: 'ERR_UPLOAD_INVALID',
+          });
         }
       }
     });
@@ -240,7 +266,11 @@ export function edgeCases(adapter: ConformanceAdapter): void {
           peak = Math.max(peak, process.memoryUsage.rss());
         });
         async function* body() {
-          yield* multipartBody([['file', 'big.bin', 'application/octet-stream', new Uint8Array(0)]], 'big', false).slice(0, 1);
+          yield* multipartBody(
+            [['file', 'big.bin', 'application/octet-stream', new Uint8Array(0)]],
+            'big',
+            false,
+          ).slice(0, 1);
           yield* file.chunks;
           yield Buffer.from('\r\n--big--\r\n');
         }

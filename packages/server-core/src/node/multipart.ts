@@ -115,14 +115,15 @@ export async function receiveMultipart(
     }
     parser.end();
     await Promise.race([finished, failedOnce]);
-    if (!stored) throw uploadInvalid(`The upload has no file: send it in the form field "${options.fieldName}".`);
+    if (!stored)
+      throw uploadInvalid(`The upload has no file: send it in the form field "${options.fieldName}".`);
     const file = await Promise.race([stored, failedOnce]);
     return { file, fields: { ...fields } };
   } catch (error) {
     failed(error);
     // Close the file first (its writer settles), then remove it: no fd and no file is left.
     part?.destroy(abandoned);
-    writers.forEach((writer) => writer.destroy(abandoned));
+    for (const writer of writers) writer.destroy(abandoned);
     await stored?.catch(() => {});
     if (path !== undefined) await rm(path, { force: true }).catch(() => {});
     throw failure;
@@ -158,7 +159,12 @@ async function storePart(
       stream.once('close', () => reject(uploadInvalid('The multipart file part ended early.')));
     });
     if ((stream as Readable & { truncated?: boolean }).truncated) throw tooLarge(options.limit, size);
-    return { ...described, mimetype: chooseMimeType(info.mimeType, head), size, buffer: Buffer.concat(chunks) };
+    return {
+      ...described,
+      mimetype: chooseMimeType(info.mimeType, head),
+      size,
+      buffer: Buffer.concat(chunks),
+    };
   }
   const writer = createWriteStream(path, { flags: 'wx', mode: 0o600 });
   writers.push(writer);

@@ -128,7 +128,9 @@ export async function receiveEncryptedFile(
   } catch (error) {
     // The codec refuses a payload that is not {"file": ...} only once the tag verified.
     const payload =
-      isJweError(error) && error.code === 'ERR_JWE_INVALID' && /decrypted payload|The "file" member/.test(error.message);
+      isJweError(error) &&
+      error.code === 'ERR_JWE_INVALID' &&
+      /decrypted payload|The "file" member/.test(error.message);
     const failure = payload ? uploadInvalid(filePayloadShape(fieldName)) : toHttpError(error);
     noteKid(failure, recorder.asked);
     if (payload) sealAfterAuthentication(server, failure, recorder);

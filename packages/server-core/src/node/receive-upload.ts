@@ -9,7 +9,7 @@ import { SNIFF_BYTES } from '../sniff.js';
 import { chooseMimeType } from './file-head.js';
 import type { JweFile } from './jwe-file.js';
 import { receiveMultipart } from './multipart.js';
-import { DEFAULT_UPLOAD_LIMIT, filePayloadShape, receiveEncryptedFile } from './receive-file.js';
+import { DEFAULT_UPLOAD_LIMIT, receiveEncryptedFile } from './receive-file.js';
 
 export interface UploadOptions {
   /**

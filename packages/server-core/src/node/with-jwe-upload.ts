@@ -1,6 +1,6 @@
 import { JweServer } from '../jwe-server.js';
-import { refuser, type WithJweOptions } from '../with-jwe.js';
 import { sealResponse } from '../web.js';
+import { refuser, type WithJweOptions } from '../with-jwe.js';
 import { DEFAULT_UPLOAD_LIMIT } from './receive-file.js';
 import { receiveUpload, type UploadedFile, type UploadOptions } from './receive-upload.js';
 

@@ -28,16 +28,19 @@ export const webAdapter: ConformanceAdapter = {
       },
       { ...shared, limit: setup.limit },
     );
-    const disk = withJweUpload((_request, file) =>
+    const disk = withJweUpload(
+      (_request, file) =>
         Response.json({
           size: file.size,
           path: file.path,
           mimetype: file.mimetype,
           originalname: file.originalname ?? null,
-        }), {
-      ...shared,
-      ...setup.upload,
-    });
+        }),
+      {
+        ...shared,
+        ...setup.upload,
+      },
+    );
     const memory = withJweUpload(
       (_request, file) =>
         Response.json({

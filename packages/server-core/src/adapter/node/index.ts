@@ -6,7 +6,12 @@
  */
 export { EnvelopeGuard, type GuardLimits } from '../../node/envelope-guard.js';
 export { chooseMimeType, readHead } from '../../node/file-head.js';
-export { baseName, type MultipartOptions, type MultipartResult, receiveMultipart } from '../../node/multipart.js';
+export {
+  baseName,
+  type MultipartOptions,
+  type MultipartResult,
+  receiveMultipart,
+} from '../../node/multipart.js';
 export { privateFolder } from '../../node/private-folder.js';
 export { filePayloadShape } from '../../node/receive-file.js';
 export {
