@@ -131,7 +131,8 @@ export async function openRequest(server: JweServer, request: Request): Promise<
   return { info: opened.info, responseKey: opened.responseKey, request: plaintext, body: opened.body };
 }
 
-const ENCRYPT_FAILED_BODY = JSON.stringify({
+/** The answer when sealing fails: never the plaintext. The one copy every adapter writes. */
+export const ENCRYPT_FAILED_BODY = JSON.stringify({
   error: {
     type: 'jwe.encrypt.failed',
     code: 'ERR_JWE_ENCRYPT_FAILED',

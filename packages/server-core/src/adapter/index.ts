@@ -54,6 +54,7 @@ export {
   parsePlaintextJson,
 } from '../strict-json.js';
 export {
+  ENCRYPT_FAILED_BODY,
   isPlainJson,
   type OpenedBody,
   openPlainJson,
