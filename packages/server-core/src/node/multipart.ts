@@ -60,15 +60,33 @@ export async function receiveMultipart(
   const folder = options.dest === undefined ? undefined : await privateFolder(options.dest);
   const fields: Record<string, string> = Object.create(null);
   let failure: unknown;
-  let failed!: (error: unknown) => void;
-  const failedOnce = new Promise<never>((_resolve, reject) => {
-    failed = (error) => {
-      if (failure !== undefined) return;
-      failure = error;
-      reject(error);
-    };
-  });
-  failedOnce.catch(() => {});
+  // Each wait is cut short by a failure through one slot, not by racing every read against one
+  // long-lived promise (that would keep every chunk alive until the upload ends).
+  let interrupt: ((error: unknown) => void) | undefined;
+  const failed = (error: unknown) => {
+    if (failure !== undefined) return;
+    failure = error;
+    interrupt?.(error);
+  };
+  const untilFailure = <T>(promise: Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      if (failure !== undefined) {
+        promise.catch(() => {});
+        reject(failure);
+        return;
+      }
+      interrupt = reject;
+      promise.then(
+        (value) => {
+          interrupt = undefined;
+          resolve(value);
+        },
+        (error: unknown) => {
+          interrupt = undefined;
+          reject(error);
+        },
+      );
+    });
   let stored: Promise<JweFile> | undefined;
   let part: Readable | undefined;
   let path: string | undefined;
@@ -102,7 +120,7 @@ export async function receiveMultipart(
     for (;;) {
       let step: IteratorResult<Uint8Array>;
       try {
-        step = await Promise.race([iterator.next(), failedOnce]);
+        step = await untilFailure(iterator.next());
       } catch (error) {
         throw failure ?? (isJweHttpError(error) ? error : requestAborted());
       }
@@ -110,14 +128,14 @@ export async function receiveMultipart(
       total += step.value.length;
       if (total > options.limit) throw tooLarge(options.limit, total);
       if (!parser.write(step.value)) {
-        await Promise.race([new Promise((resolve) => parser.once('drain', resolve)), failedOnce]);
+        await untilFailure(new Promise((resolve) => parser.once('drain', resolve)));
       }
     }
     parser.end();
-    await Promise.race([finished, failedOnce]);
+    await untilFailure(finished);
     if (!stored)
       throw uploadInvalid(`The upload has no file: send it in the form field "${options.fieldName}".`);
-    const file = await Promise.race([stored, failedOnce]);
+    const file = await untilFailure(stored);
     return { file, fields: { ...fields } };
   } catch (error) {
     failed(error);
