@@ -1,10 +1,12 @@
-import { encryptJson } from '@jwe-transport/codec';
-import { type JweLogger, jwe, jweErrorHandler } from '@jwe-transport/express-middleware';
+import { jwe, jweErrorHandler } from '@jwe-transport/express-middleware';
+import {
+  captureLogger,
+  LOGGING_KEY as KEY,
+  WRONG_KEY as WRONG,
+  wrongKeyRequest,
+} from '@jwe-transport/test-support/server-conformance/logger';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXPRESS_VERSIONS, listen, type Running } from './helpers.js';
-
-const KEY = 'abcdefghijklmnop';
-const WRONG = 'ponmlkjihgfedcba';
 
 describe.each(EXPRESS_VERSIONS)('refusals reported on $name', ({ create }) => {
   let running: Running | undefined;
@@ -14,13 +16,7 @@ describe.each(EXPRESS_VERSIONS)('refusals reported on $name', ({ create }) => {
   });
 
   it('logs a wrong-key request at info with code, status and kid (no stack, no key), and calls onReject', async () => {
-    const lines: { level: string; details: Record<string, unknown>; message: string }[] = [];
-    const logger: JweLogger = {
-      info: (details, message) =>
-        lines.push({ level: 'info', details: details as Record<string, unknown>, message }),
-      error: (details, message) =>
-        lines.push({ level: 'error', details: details as Record<string, unknown>, message }),
-    };
+    const { lines, logger } = captureLogger();
     const rejected: unknown[] = [];
     const app = create();
     app.post(
@@ -30,11 +26,8 @@ describe.each(EXPRESS_VERSIONS)('refusals reported on $name', ({ create }) => {
     );
     app.use(jweErrorHandler());
     running = await listen(app);
-    const response = await fetch(`${running.url}/echo`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-encryption': 'JWE' },
-      body: JSON.stringify(await encryptJson({ a: 1 }, WRONG, { kid: 'partner-7' })),
-    });
+    const { url, ...init } = await wrongKeyRequest(`${running.url}/echo`);
+    const response = await fetch(url, init);
     expect(response.status).toBe(400);
     expect(lines).toEqual([
       {
@@ -53,11 +46,7 @@ describe.each(EXPRESS_VERSIONS)('refusals reported on $name', ({ create }) => {
   });
 
   it("sees route errors (5xx) through the error handler's logger, at error with the error", async () => {
-    const lines: { level: string; details: Record<string, unknown> }[] = [];
-    const logger: JweLogger = {
-      info: (details) => lines.push({ level: 'info', details: details as Record<string, unknown> }),
-      error: (details) => lines.push({ level: 'error', details: details as Record<string, unknown> }),
-    };
+    const { lines, logger } = captureLogger();
     const app = create();
     app.post('/fail', () => {
       throw new Error('route broke');

@@ -1,12 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { encryptJson } from '@jwe-transport/codec';
 import { jwe } from '@jwe-transport/fastify-plugin';
+import {
+  LOGGING_KEY as KEY,
+  WRONG_KEY as WRONG,
+  WRONG_KEY_DETAILS,
+  wrongKeyRequest,
+} from '@jwe-transport/test-support/server-conformance/logger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-
-const KEY = 'abcdefghijklmnop';
-const WRONG = 'ponmlkjihgfedcba';
 
 /** A Fastify app whose pino logger writes JSON lines into `lines`. */
 async function start(lines: Record<string, unknown>[]): Promise<{ app: FastifyInstance; url: string }> {
@@ -47,20 +49,14 @@ describe('Fastify refusals through request.log', () => {
     const lines: Record<string, unknown>[] = [];
     const started = await start(lines);
     app = started.app;
-    const response = await fetch(`${started.url}/echo`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-encryption': 'JWE' },
-      body: JSON.stringify(await encryptJson({ a: 1 }, WRONG, { kid: 'partner-7' })),
-    });
+    const { url, ...init } = await wrongKeyRequest(`${started.url}/echo`);
+    const response = await fetch(url, init);
     expect(response.status).toBe(400);
     const refusals = lines.filter((line) => typeof line.msg === 'string' && line.msg.startsWith('jwe:'));
     expect(refusals).toHaveLength(1);
     expect(refusals[0]).toMatchObject({
       level: 30,
-      status: 400,
-      code: 'ERR_JWE_DECRYPTION_FAILED',
-      type: 'jwe.decrypt.failed',
-      kid: 'partner-7',
+      ...WRONG_KEY_DETAILS,
       reqId: expect.any(String),
     });
     expect(refusals[0]).not.toHaveProperty('err');

@@ -1,21 +1,12 @@
-import { encryptJson } from '@jwe-transport/codec';
-import { type JweLogger, jwe, jweErrorHandler } from '@jwe-transport/hono-middleware';
+import { jwe, jweErrorHandler } from '@jwe-transport/hono-middleware';
+import {
+  captureLogger as capture,
+  LOGGING_KEY as KEY,
+  WRONG_KEY as WRONG,
+  wrongKeyRequest,
+} from '@jwe-transport/test-support/server-conformance/logger';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-
-const KEY = 'abcdefghijklmnop';
-const WRONG = 'ponmlkjihgfedcba';
-
-function capture() {
-  const lines: { level: string; details: Record<string, unknown>; message: string }[] = [];
-  const logger: JweLogger = {
-    info: (details, message) =>
-      lines.push({ level: 'info', details: details as Record<string, unknown>, message }),
-    error: (details, message) =>
-      lines.push({ level: 'error', details: details as Record<string, unknown>, message }),
-  };
-  return { lines, logger };
-}
 
 describe('Hono key configuration', () => {
   it("raises the codec's ERR_KEY_INVALID for an unusable key, as every server and client does", () => {
@@ -34,11 +25,8 @@ describe('Hono refusals through logger/onReject', () => {
       jwe({ keys: { 'partner-7': KEY }, logger, onReject: (_error, refusal) => rejected.push(refusal) }),
     );
     app.post('/echo', async (c) => c.json(await c.req.json()));
-    const response = await app.request('/echo', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-encryption': 'JWE' },
-      body: JSON.stringify(await encryptJson({ a: 1 }, WRONG, { kid: 'partner-7' })),
-    });
+    const { url, ...init } = await wrongKeyRequest('/echo');
+    const response = await app.request(url, init);
     expect(response.status).toBe(400);
     expect(lines).toEqual([
       {

@@ -1,21 +1,13 @@
 import { encryptJson } from '@jwe-transport/codec';
+import {
+  captureLogger as capture,
+  LOGGING_KEY as KEY,
+  WRONG_KEY as WRONG,
+  wrongKeyRequest,
+} from '@jwe-transport/test-support/server-conformance/logger';
 import { serveFetch } from '@jwe-transport/test-support/server-conformance/serve-fetch';
 import { describe, expect, it } from 'vitest';
-import { type JweLogger, type Refusal, withJwe } from '../src/index.js';
-
-const KEY = 'abcdefghijklmnop';
-const WRONG = 'ponmlkjihgfedcba';
-
-function capture() {
-  const lines: { level: 'info' | 'error'; details: Record<string, unknown>; message: string }[] = [];
-  const logger: JweLogger = {
-    info: (details, message) =>
-      lines.push({ level: 'info', details: details as Record<string, unknown>, message }),
-    error: (details, message) =>
-      lines.push({ level: 'error', details: details as Record<string, unknown>, message }),
-  };
-  return { lines, logger };
-}
+import { type Refusal, withJwe } from '../src/index.js';
 
 describe('withJwe refusal reporting', () => {
   it('logs a wrong-key request at info with code, status and kid, and calls onReject; never the key', async () => {
@@ -28,12 +20,8 @@ describe('withJwe refusal reporting', () => {
     });
     const running = await serveFetch(handler);
     try {
-      const envelope = await encryptJson({ a: 1 }, WRONG, { kid: 'partner-7' });
-      const response = await fetch(running.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-encryption': 'JWE' },
-        body: JSON.stringify(envelope),
-      });
+      const { url, ...init } = await wrongKeyRequest(running.url);
+      const response = await fetch(url, init);
       expect(response.status).toBe(400);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatchObject({
