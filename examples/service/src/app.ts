@@ -30,7 +30,9 @@ export function createServiceApp(
   // Anything else: JSON bodies in either form, and a 404 in JSON.
   app.use(transport);
   app.use((_req, res) => {
-    res.status(404).json({ error: { type: 'not.found', message: 'No such endpoint.' } });
+    res
+      .status(404)
+      .json({ error: { type: 'not.found', code: 'ERR_NOT_FOUND', message: 'No such endpoint.' } });
   });
   app.use(jweErrorHandler());
   return app;

@@ -87,7 +87,9 @@ describe('stored documents', () => {
     expect(await modeOf(join(t.docsDir, 'incoming'))).toBe(0o700);
     expect(await modeOf(join(t.docsDir, record.document_id))).toBe(0o600);
     expect(await modeOf(join(t.docsDir, `${record.document_id}.json`))).toBe(0o600);
-    expect(await readdir(join(t.docsDir, 'incoming'))).toEqual([]);
+    // Nothing left in flight: the upload handler's private folder inside incoming/ is empty.
+    const inFlight = await readdir(join(t.docsDir, 'incoming'), { recursive: true });
+    expect(inFlight.filter((name) => name.includes('/'))).toEqual([]);
   });
 
   it("belong to the client that uploaded them: another client's token gets 404", async () => {

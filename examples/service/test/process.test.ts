@@ -37,11 +37,15 @@ it('keeps a document upload 0600 while it arrives, and leaves nothing when the c
   req.on('error', () => {});
   req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="scan.pdf"\r\n\r\n`);
   req.write(randomBytes(512 * 1024));
-  await expect.poll(() => readdir(incoming)).toHaveLength(1);
-  const [partial] = await readdir(incoming);
+  // The upload handler keeps files in a private 0700 folder of its own inside incoming/.
+  const files = async () =>
+    (await readdir(incoming, { recursive: true })).filter((name) => name.includes('/'));
+  await expect.poll(files).toHaveLength(1);
+  const [partial] = await files();
   expect((await stat(join(incoming, partial!))).mode & 0o777).toBe(0o600);
+  expect((await stat(join(incoming, partial!.split('/')[0]!))).mode & 0o777).toBe(0o700);
   expect((await stat(docsDir)).mode & 0o777).toBe(0o700);
   req.destroy();
-  await expect.poll(() => readdir(incoming)).toEqual([]);
+  await expect.poll(files).toEqual([]);
   expect((await readdir(docsDir)).sort()).toEqual(['audio', 'incoming']);
 });

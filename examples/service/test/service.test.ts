@@ -72,6 +72,16 @@ describe('bearer tokens (spec 5)', () => {
       (await fetch(`${service.url}${DOCS}/x`, { headers: { authorization: 'Bearer another-token' } })).status,
     ).toBe(404);
   });
+
+  it('answers an unknown endpoint with a 404 whose error body carries a code, like every other error', async () => {
+    const response = await fetch(`${service.url}/no/such/endpoint`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      error: { type: 'not.found', code: 'ERR_NOT_FOUND', message: 'No such endpoint.' },
+    });
+  });
 });
 
 describe('registration initiation (spec 4.2)', () => {

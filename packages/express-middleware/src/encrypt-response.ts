@@ -1,5 +1,11 @@
 import { encryptSync } from '@jwe-transport/codec';
-import { envelopeJson, isJsonType, type ResponseKey } from '@jwe-transport/server-core';
+import {
+  carriesBody,
+  ENCRYPT_FAILED_BODY,
+  envelopeJson,
+  isJsonType,
+  type ResponseKey,
+} from '@jwe-transport/server-core/adapter';
 import type { Response } from 'express';
 
 type Send = (this: Response, body?: unknown) => Response;
@@ -10,18 +16,6 @@ type Send = (this: Response, body?: unknown) => Response;
  * swapped prototype, and every new property on one costs a slow store.
  */
 const patched = new WeakMap<Response, { key: ResponseKey; send: Send }>();
-
-const ENCRYPT_FAILED_BODY = JSON.stringify({
-  error: {
-    type: 'jwe.encrypt.failed',
-    code: 'ERR_JWE_ENCRYPT_FAILED',
-    message: 'The server could not encrypt its answer.',
-  },
-});
-
-function carriesBody(status: number): boolean {
-  return status !== 204 && status !== 304 && !(status >= 100 && status < 200);
-}
 
 /**
  * `res.send` of every patched response (one function for all of them, so patching allocates

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { requestTimeout } from './errors.js';
+import { requestTimeout } from '@jwe-transport/server-core/adapter';
 
 /** Long enough for a client on a poor link, short enough to free the socket of one that left. */
 export const DEFAULT_IDLE_TIMEOUT = 30_000;

@@ -1,31 +1,37 @@
 /**
  * `@jwe-transport/express-middleware`: Express 4 and 5 middleware for JWE (dir + A128CBC-HS256)
- * encrypted request bodies, encrypted JSON answers and encrypted or multipart file uploads.
+ * encrypted request bodies, encrypted JSON answers and encrypted or multipart file uploads, a
+ * thin adapter on `@jwe-transport/server-core`.
  * @packageDocumentation
  */
 
-import { parseLimit } from '@jwe-transport/server-core';
+import { parseLimit } from '@jwe-transport/server-core/adapter';
 import type { RequestHandler } from 'express';
 import { jwe as jweMiddleware, type UploadRoutes } from './middleware.js';
 import type { JweOptions } from './options.js';
 import { DEFAULT_UPLOAD_LIMIT, type JweUploadOptions, jweUpload } from './upload.js';
 
-export type { KeysOption, SizeLimit } from '@jwe-transport/server-core';
+export {
+  type ErrorBody,
+  isJweHttpError,
+  JweHttpError,
+  type JweHttpErrorCode,
+  type JweHttpErrorType,
+  type JweLogger,
+  type KeysOption,
+  type Refusal,
+  type RejectListener,
+  type SizeLimit,
+  sniffMimeType,
+} from '@jwe-transport/server-core';
 export {
   type JweErrorHandlerOptions,
   jweErrorHandler,
   type ServerErrorListener,
 } from './error-handler.js';
-export {
-  isJweHttpError,
-  JweHttpError,
-  type JweHttpErrorCode,
-  type JweHttpErrorType,
-} from './errors.js';
 export { type JweFile, type RequestWithFile, uploadedFile } from './file.js';
 export type { JweOptions, ResponseEncryption } from './options.js';
 export type { JweRequestInfo } from './request-info.js';
-export { sniffMimeType } from './sniff.js';
 export { type JweUploadOptions, jweUpload };
 
 /** The middleware, with `.upload()` for file routes that share its keys and settings. */

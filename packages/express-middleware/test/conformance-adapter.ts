@@ -3,13 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { jwe, jweErrorHandler, uploadedFile } from '@jwe-transport/express-middleware';
 import type { ConformanceAdapter } from '@jwe-transport/test-support/server-conformance';
 import { sha256 } from '@jwe-transport/test-support/server-conformance/wire';
-import express from 'express';
+import type { Express } from 'express';
+import { EXPRESS_VERSIONS } from './helpers.js';
 
-/** The Express middleware, held to the same suite as the core's own adapters. */
-export const expressAdapter: ConformanceAdapter = {
-  name: 'Express 5 (express-middleware)',
+/** The Express middleware on one Express major, held to the same suite as the core's own adapters. */
+const expressAdapter = (name: string, create: () => Express): ConformanceAdapter => ({
+  name: `${name} (express-middleware)`,
   start(setup) {
-    const app = express();
+    const app = create();
     const transport = jwe({
       keys: setup.keys,
       limit: setup.limit,
@@ -33,12 +34,21 @@ export const expressAdapter: ConformanceAdapter = {
       }),
       (req, res) => {
         const file = uploadedFile(req);
-        res.json({ size: file.size, path: file.path });
+        res.json({
+          size: file.size,
+          path: file.path,
+          mimetype: file.mimetype,
+          originalname: file.originalname ?? null,
+        });
       },
     );
     app.post('/upload-memory', transport.upload({ limit: setup.memoryUpload.limit }), (req, res) => {
       const file = uploadedFile(req);
-      res.json({ size: file.size, sha256: sha256(file.buffer ?? new Uint8Array()) });
+      res.json({
+        size: file.size,
+        sha256: sha256(file.buffer ?? new Uint8Array()),
+        mimetype: file.mimetype,
+      });
     });
     app.use(jweErrorHandler());
     return new Promise((resolve, reject) => {
@@ -56,4 +66,6 @@ export const expressAdapter: ConformanceAdapter = {
       });
     });
   },
-};
+});
+
+export const expressAdapters = EXPRESS_VERSIONS.map(({ name, create }) => expressAdapter(name, create));

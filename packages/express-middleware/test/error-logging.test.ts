@@ -39,7 +39,7 @@ describe.each(EXPRESS_VERSIONS)('5xx answers on $name', ({ create }) => {
     );
     expect(response.status).toBe(500);
     expect(await joseDecryptJson(KEY_A, await response.json())).toEqual({
-      error: { type: 'server.error', code: 'ERR_HTTP_500', message: 'Internal Server Error' },
+      error: { type: 'server.error', code: 'ERR_INTERNAL', message: 'Internal Server Error' },
     });
     expect(reported).toHaveLength(1);
     expect(reported[0]).toMatchObject({ path: '/fail', status: 500 });

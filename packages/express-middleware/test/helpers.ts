@@ -53,3 +53,10 @@ export function postJson(url: string, value: unknown, headers: Record<string, st
     body: JSON.stringify(value),
   });
 }
+
+/** The files an upload route stored under `dest` (inside the private folder it makes there). */
+export async function storedFiles(dest: string): Promise<string[]> {
+  const { readdir } = await import('node:fs/promises');
+  const { sep } = await import('node:path');
+  return (await readdir(dest, { recursive: true })).filter((name) => name.includes(sep)).sort();
+}

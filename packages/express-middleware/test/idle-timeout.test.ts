@@ -1,11 +1,11 @@
 import { once } from 'node:events';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jwe, jweErrorHandler } from '@jwe-transport/express-middleware';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXPRESS_VERSIONS, KEYS, listen, type Running } from './helpers.js';
+import { EXPRESS_VERSIONS, KEYS, listen, type Running, storedFiles } from './helpers.js';
 
 const IDLE_MS = 300;
 const STEADY_IDLE_MS = 1000;
@@ -64,7 +64,7 @@ describe.each(EXPRESS_VERSIONS)('clients that stop sending, on $name', ({ create
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(answer).toMatch(/connection: close/i);
     expect(answer).toContain('"code":"ERR_REQUEST_TIMEOUT"');
-    expect(await readdir(dest)).toEqual([]);
+    expect(await storedFiles(dest)).toEqual([]);
   });
 
   it('lets a slow client through that keeps sending, for longer in all than the idle timeout', async () => {

@@ -1,3 +1,4 @@
+import { JweError } from '@jwe-transport/codec';
 import { jwe, jweUpload } from '@jwe-transport/express-middleware';
 import { describe, expect, it } from 'vitest';
 
@@ -10,8 +11,9 @@ describe('key configuration errors', () => {
     ['null', null, `jwe: kid 'prod-2025': the key is null; is the environment variable set?`],
   ])('name the kid whose key is %s', (_what, key, message) => {
     const keys = { 'dev-1': SECRET, 'prod-2025': key as unknown as string };
-    expect(() => jwe({ keys })).toThrow(new TypeError(message));
-    expect(() => jweUpload({ keys })).toThrow(new TypeError(message));
+    // The codec's ERR_KEY_INVALID, as on every server and client.
+    expect(() => jwe({ keys })).toThrow(expect.objectContaining({ code: 'ERR_KEY_INVALID', message }));
+    expect(() => jweUpload({ keys })).toThrow(expect.objectContaining({ code: 'ERR_KEY_INVALID', message }));
   });
 
   it('name the kid and give the length, never the key, when a key has the wrong size', () => {
@@ -22,7 +24,8 @@ describe('key configuration errors', () => {
     } catch (error) {
       thrown = error;
     }
-    expect(thrown).toBeInstanceOf(TypeError);
+    expect(thrown).toBeInstanceOf(JweError);
+    expect(thrown).toMatchObject({ code: 'ERR_KEY_INVALID' });
     const { message } = thrown as Error;
     expect(message).toMatch(
       /^jwe: kid 'prod-2025': The shared key is 15 bytes of UTF-8; it must be exactly 16 bytes/,

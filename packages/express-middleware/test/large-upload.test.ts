@@ -1,13 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { decryptJson, type Envelope, encryptFileStream } from '@jwe-transport/codec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedFiles } from './helpers.js';
 
 const KEY = 'large-upload-key';
 const MiB = 2 ** 20;
@@ -102,11 +103,12 @@ describe.each(['express', 'express4'])(
       expect(answer.sha256).toBe(file.digest());
       expect(answer.maxRssBytes).toBeLessThan(MEMORY_BOUND);
       console.log(`${flavour}: 200 MiB upload, server peak RSS ${(answer.maxRssBytes / 1e6).toFixed(0)} MB`);
-      expect(await readdir(dest)).toHaveLength(1);
+      expect(await storedFiles(dest)).toHaveLength(1);
     });
 
     it('leaves no file behind when a large upload is tampered with', async () => {
-      for (const name of await readdir(dest)) await rm(join(dest, name));
+      for (const name of await storedFiles(dest))
+        await rm(join(dest, name), { force: true, recursive: true });
       const file = randomFile(64 * MiB);
       const envelope = Readable.fromWeb(encryptFileStream(file.chunks, KEY, { kid: 'big' }) as never).pipe(
         flipBitAt(40 * MiB),
@@ -118,7 +120,7 @@ describe.each(['express', 'express4'])(
       expect(json).toMatchObject({
         error: { type: 'jwe.decrypt.failed', code: 'ERR_JWE_DECRYPTION_FAILED' },
       });
-      expect(await readdir(dest)).toEqual([]);
+      expect(await storedFiles(dest)).toEqual([]);
     });
   },
 );

@@ -56,7 +56,7 @@ describe.each(EXPRESS_VERSIONS)('mount order on $name', ({ create, json }) => {
     const response = await postEncrypted(`${url}/docs`, await upload());
     expect(response.status).toBe(500);
     expect((await response.json()).error).toMatchObject({
-      type: 'jwe.mount.order',
+      type: 'server.error',
       code: 'ERR_JWE_MOUNT_ORDER',
     });
   });

@@ -1,12 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decryptJson, encryptFile } from '@jwe-transport/codec';
 import { jwe, jweErrorHandler } from '@jwe-transport/express-middleware';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EXPRESS_VERSIONS, KEY_A, KEYS, listen, postEncrypted, type Running } from './helpers.js';
+import {
+  EXPRESS_VERSIONS,
+  KEY_A,
+  KEYS,
+  listen,
+  postEncrypted,
+  type Running,
+  storedFiles,
+} from './helpers.js';
 
 /** The envelope's members in the given order, as a sender is free to write them. */
 function ordered(envelope: Record<string, unknown>, order: string[]): string {
@@ -40,7 +48,7 @@ describe.each(EXPRESS_VERSIONS)('envelopes with late key members, on disk, on $n
     await rm(dest, { recursive: true, force: true });
   });
   beforeEach(async () => {
-    for (const name of await readdir(dest)) await rm(join(dest, name), { force: true });
+    for (const name of await storedFiles(dest)) await rm(join(dest, name), { force: true, recursive: true });
   });
 
   it('refuses with 413 a ciphertext past maxSpill before its kid, leaving no file or spill behind', async () => {
@@ -48,9 +56,9 @@ describe.each(EXPRESS_VERSIONS)('envelopes with late key members, on disk, on $n
     expect(response.status).toBe(413);
     expect((await response.json()).error).toMatchObject({
       type: 'entity.too.large',
-      code: 'ERR_JWE_SPILL_TOO_LARGE',
+      code: 'ERR_JWE_TOO_LARGE',
     });
-    expect(await readdir(dest)).toEqual([]);
+    expect(await storedFiles(dest)).toEqual([]);
   });
 
   it('streams the same envelope with kid first past the same cap', async () => {
@@ -62,7 +70,7 @@ describe.each(EXPRESS_VERSIONS)('envelopes with late key members, on disk, on $n
   it('spills up to the route limit by default', async () => {
     const response = await postEncrypted(`${running.url}/default`, ordered(envelope, KID_LAST));
     expect(response.status).toBe(200);
-    expect((await readdir(dest)).filter((name) => name.endsWith('.spill'))).toEqual([]);
+    expect((await storedFiles(dest)).filter((name) => name.endsWith('.spill'))).toEqual([]);
   });
 
   it('refuses an unknown late kid as soon as it is read, before the rest of the envelope arrives', async () => {
@@ -88,6 +96,6 @@ describe.each(EXPRESS_VERSIONS)('envelopes with late key members, on disk, on $n
     });
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.text).error).toMatchObject({ type: 'jwe.kid.unknown', code: 'ERR_KEY_UNKNOWN' });
-    expect(await readdir(dest)).toEqual([]);
+    expect(await storedFiles(dest)).toEqual([]);
   });
 });

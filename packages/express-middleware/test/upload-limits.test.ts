@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decryptJson, encryptFile, encryptJson } from '@jwe-transport/codec';
 import { jwe, jweErrorHandler, uploadedFile } from '@jwe-transport/express-middleware';
 import type { Request, Response } from 'express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EXPRESS_VERSIONS, KEY_A, KEYS, listen, type Running } from './helpers.js';
+import { EXPRESS_VERSIONS, KEY_A, KEYS, listen, type Running, storedFiles } from './helpers.js';
 import { fileSizeForEnvelope, multipartOfSize, post } from './sizes.js';
 
 /*
@@ -57,7 +57,7 @@ describe.each(EXPRESS_VERSIONS)('upload paths at their limits on $name', ({ crea
     await rm(dest, { recursive: true, force: true });
   });
   beforeEach(async () => {
-    for (const name of await readdir(dest)) await rm(join(dest, name), { force: true });
+    for (const name of await storedFiles(dest)) await rm(join(dest, name), { force: true, recursive: true });
   });
 
   async function expectStored(path: string, file: Buffer, body: Buffer, storage: string) {
@@ -68,7 +68,7 @@ describe.each(EXPRESS_VERSIONS)('upload paths at their limits on $name', ({ crea
   }
 
   async function expectRefused(path: string, body: Buffer, headers: Record<string, string> = ENCRYPTED) {
-    const before = await readdir(dest);
+    const before = await storedFiles(dest);
     // Chunked, so the server has to count the bytes rather than trust a declared length.
     const answer = await post(`${running.url}${path}`, headers, body, { chunked: true });
     expect(answer.status).toBe(413);
@@ -76,7 +76,7 @@ describe.each(EXPRESS_VERSIONS)('upload paths at their limits on $name', ({ crea
       type: 'entity.too.large',
       code: 'ERR_JWE_TOO_LARGE',
     });
-    expect(await readdir(dest)).toEqual(before);
+    expect(await storedFiles(dest)).toEqual(before);
   }
 
   it.each([

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { decryptJson, encryptFile, encryptFileStream } from '@jwe-transport/codec';
 import { jwe, jweErrorHandler, jweUpload, uploadedFile } from '@jwe-transport/express-middleware';
 import type { Request, Response } from 'express';
@@ -17,6 +17,7 @@ import {
   listen,
   postEncrypted,
   type Running,
+  storedFiles,
 } from './helpers.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -35,7 +36,7 @@ async function describeUpload(req: Request, res: Response) {
     size: file.size,
     sha256: sha256(bytes),
     storage: file.buffer ? 'memory' : 'disk',
-    inDest: file.destination ?? null,
+    inDest: file.destination === undefined ? null : dirname(file.destination),
     body: req.body,
     jwe: req.jwe,
   });
@@ -71,7 +72,7 @@ describe.each(EXPRESS_VERSIONS)('jweUpload() on $name', ({ create }) => {
     await rm(dest, { recursive: true, force: true });
   });
   beforeEach(async () => {
-    for (const name of await readdir(dest)) await rm(join(dest, name), { force: true });
+    for (const name of await storedFiles(dest)) await rm(join(dest, name), { force: true, recursive: true });
   });
 
   it('takes a plain multipart upload into memory with its name, declared type and other fields', async () => {
@@ -104,7 +105,7 @@ describe.each(EXPRESS_VERSIONS)('jweUpload() on $name', ({ create }) => {
       storage: 'disk',
       inDest: dest,
     });
-    expect(await readdir(dest)).toHaveLength(1);
+    expect(await storedFiles(dest)).toHaveLength(1);
   });
 
   it('takes an npm jose file envelope into memory and answers encrypted', async () => {
@@ -137,7 +138,7 @@ describe.each(EXPRESS_VERSIONS)('jweUpload() on $name', ({ create }) => {
       sha256: sha256(PNG),
       storage: 'disk',
     });
-    expect(await readdir(dest)).toHaveLength(1);
+    expect(await storedFiles(dest)).toHaveLength(1);
   });
 
   it('streams our own streaming envelope (kid after the tag) to disk', async () => {
@@ -150,7 +151,7 @@ describe.each(EXPRESS_VERSIONS)('jweUpload() on $name', ({ create }) => {
       sha256: sha256(bytes),
       jwe: { kid: 'kid-b' },
     });
-    expect(await readdir(dest)).toHaveLength(1);
+    expect(await storedFiles(dest)).toHaveLength(1);
   });
 
   it('takes the file from a body the JSON middleware already decrypted', async () => {
@@ -176,7 +177,7 @@ describe.each(EXPRESS_VERSIONS)('jweUpload() on $name', ({ create }) => {
     });
     expect(response.status).toBe(400);
     expect((await response.json()).error.type).toBe('jwe.decrypt.failed');
-    expect(await readdir(dest)).toEqual([]);
+    expect(await storedFiles(dest)).toEqual([]);
   });
 
   it('answers 413 for an upload over the limit, leaves no file and keeps serving', async () => {
@@ -189,13 +190,13 @@ describe.each(EXPRESS_VERSIONS)('jweUpload() on $name', ({ create }) => {
       expect(response.status).toBe(413);
       expect((await response.json()).error.type).toBe('entity.too.large');
     }
-    expect(await readdir(dest)).toEqual([]);
+    expect(await storedFiles(dest)).toEqual([]);
     const encrypted = await postEncrypted(
       `${running.url}/disk`,
       await encryptFile(randomBytes(700_000), KEY_A, { kid: 'kid-a' }),
     );
     expect(encrypted.status).toBe(413);
-    expect(await readdir(dest)).toEqual([]);
+    expect(await storedFiles(dest)).toEqual([]);
     expect((await multipart(`${running.url}/disk`, [['file', new Blob([PDF]), 'ok.pdf']])).status).toBe(200);
   });
 
@@ -222,7 +223,7 @@ describe.each(EXPRESS_VERSIONS)('jweUpload() on $name', ({ create }) => {
     expect(await joseDecryptJson(KEY_A, await notAFile.json())).toMatchObject({
       error: { type: 'upload.invalid' },
     });
-    expect(await readdir(dest)).toEqual([]);
+    expect(await storedFiles(dest)).toEqual([]);
   });
 
   it('refuses plain uploads with 415 jwe.required where encryption is required', async () => {

@@ -1,27 +1,27 @@
-import { type JweServer, parseLimit, tooLarge } from '@jwe-transport/server-core';
+import type { JweServer } from '@jwe-transport/server-core';
+import { parseLimit, tooLarge } from '@jwe-transport/server-core/adapter';
+import { openFileEnvelope } from '@jwe-transport/server-core/adapter/node';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { awaitsDecryption, setOpened, uploadDone } from './state.js';
-import { receiveEncryptedUploadInMemory } from './upload.js';
+import { uploadSettings } from './upload.js';
 
 const JSON_TYPES: (string | RegExp)[] = ['application/json', /^application\/[\w.!#$%&'*^`|~-]+\+json/i];
 
 /**
  * Replaces Fastify's JSON parser for `application/json` and `application/*+json`. Fastify reads
- * the body (within the route's `bodyLimit`); encrypted bodies are then decrypted and parsed
- * strictly here, so handlers see plaintext in `request.body`. Plain bodies go to Fastify's own
- * parser with its own settings (prototype poisoning).
+ * the body (within the route's `bodyLimit`); encrypted bodies are then decrypted and every body,
+ * plain or decrypted, is parsed with the server core's one strict parser (the same 400s as the
+ * other adapters), so handlers see plaintext in `request.body`.
  */
 export function installJsonParser(fastify: FastifyInstance, server: JweServer): void {
-  const { onProtoPoisoning, onConstructorPoisoning } = fastify.initialConfig;
-  const plainParser = fastify.getDefaultJsonParser(
-    onProtoPoisoning ?? 'error',
-    onConstructorPoisoning ?? 'error',
-  );
-
   const decrypt = async (request: FastifyRequest, body: Buffer): Promise<unknown> => {
     const config = request.routeOptions.config.jwe;
     if (config?.upload) {
-      await receiveEncryptedUploadInMemory(server, request, body, config.upload);
+      const upload = uploadSettings(config.upload);
+      if (body.length > upload.limit) throw tooLarge(upload.limit, body.length);
+      const received = await openFileEnvelope(server, body, upload.fieldName);
+      setOpened(request, received);
+      request.jweFile = received.file;
       return {};
     }
     const limit =
@@ -37,8 +37,13 @@ export function installJsonParser(fastify: FastifyInstance, server: JweServer): 
   for (const type of JSON_TYPES) {
     fastify.addContentTypeParser(type, { parseAs: 'buffer' }, (request, body: Buffer, done) => {
       if (uploadDone(request)) done(null, {});
-      else if (!awaitsDecryption(request)) plainParser(request, body.toString('utf8'), done);
-      else
+      else if (!awaitsDecryption(request)) {
+        try {
+          done(null, body.length === 0 ? undefined : server.parsePlainJson(body).value);
+        } catch (error) {
+          done(error as Error, undefined);
+        }
+      } else
         decrypt(request, body).then(
           (value) => done(null, value),
           (error: Error) => done(error, undefined),

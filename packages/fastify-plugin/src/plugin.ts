@@ -1,12 +1,17 @@
+import { JweHttpError, JweServer } from '@jwe-transport/server-core';
 import {
+  describeRefusal,
   errorBody,
   isEncryptedHeader,
+  isJsonType,
   isJweHttpError,
-  JweHttpError,
-  JweServer,
+  noteKid,
+  openedOfError,
+  refuseEarly,
+  reportRefusal,
   statusOf,
   tooLarge,
-} from '@jwe-transport/server-core';
+} from '@jwe-transport/server-core/adapter';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { installJsonParser } from './json-parser.js';
 import { sealReplies } from './seal-reply.js';
@@ -29,9 +34,15 @@ function installErrorHandler(fastify: FastifyInstance): void {
       error = tooLarge(request.routeOptions.bodyLimit ?? 0, undefined);
     }
     const status = statusOf(error);
+    // Fastify's own client errors keep Fastify's answer and its own info-level log line.
     if (!isJweHttpError(error) && status < 500) return previous.call(this, error, request, reply);
-    // A 5xx is logged like Fastify's own handler does; its answer hides the message but keeps a code.
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    // Every other refusal says why through the request's logger: a 4xx at info with its code and
+    // kid (no stack), a 5xx at error with the error; the answer hides a 5xx's message.
+    if (request.jwe.encrypted) noteKid(error, request.jwe.kid);
+    // Raised after an upload's envelope authenticated: its answer is sealed like any other.
+    const opened = openedOfError(error);
+    if (opened && !request.jwe.encrypted) setOpened(request, opened);
+    reportRefusal(error, { logger: request.log }, describeRefusal(error));
     // A refused body may be left unread: close the connection rather than drain it.
     if (!request.raw.complete) reply.header('connection', 'close');
     return reply.code(statusOf(error)).send(errorBody(error));
@@ -39,14 +50,22 @@ function installErrorHandler(fastify: FastifyInstance): void {
 }
 
 /** Whether the route takes uploads, and the request is the plain (multipart) kind. */
-async function receivePlainUpload(request: FastifyRequest): Promise<void> {
-  const upload = request.routeOptions.config.jwe?.upload;
-  if (!upload || request.jweFile || request.jwe.encrypted) return;
-  await receiveMultipartUpload(request, upload);
+function plainUploads(server: JweServer) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const upload = request.routeOptions.config.jwe?.upload;
+    if (!upload || request.jweFile || request.jwe.encrypted) return;
+    await receiveMultipartUpload(server, request, upload);
+  };
 }
 
 export async function jwePlugin(fastify: FastifyInstance, options: JweFastifyOptions): Promise<void> {
   const server = new JweServer(options);
+  const receivePlain = plainUploads(server);
+  // Upload routes read multipart bodies themselves: Fastify only has to leave them unread
+  // (@fastify/multipart, when registered first, does the same).
+  if (!fastify.hasContentTypeParser('multipart/form-data')) {
+    fastify.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+  }
   fastify.decorateRequest('jwe', null as never);
   fastify.decorateRequest('jweFile', null);
   fastify.decorate('jweServer', server);
@@ -56,12 +75,19 @@ export async function jwePlugin(fastify: FastifyInstance, options: JweFastifyOpt
     request.jwe = PENDING_INFO;
     try {
       const withBody = hasBody(request);
-      if (withBody && isEncryptedHeader(request.headers['x-encryption'])) {
+      const encrypted = isEncryptedHeader(request.headers['x-encryption']);
+      // A compressed envelope or JSON body is a 415 on every adapter.
+      if (withBody && (encrypted || isJsonType(request.headers['content-type']))) {
+        refuseEarly(request.headers['content-encoding'], undefined, Number.POSITIVE_INFINITY);
+      }
+      if (withBody && encrypted) {
+        // An envelope is JSON whatever its Content-Type says, as on the other adapters.
+        if (request.headers['content-type'] === undefined)
+          request.headers['content-type'] = 'application/json';
         markPending(request);
         done();
         return;
       }
-      if (!withBody) isEncryptedHeader(request.headers['x-encryption']);
       const opened = server.openPlainNow(withBody);
       if (opened) {
         setOpened(request, opened);
@@ -82,7 +108,7 @@ export async function jwePlugin(fastify: FastifyInstance, options: JweFastifyOpt
     // Fastify reads in-memory uploads itself: let it read up to the upload limit.
     route.bodyLimit = Math.max(route.bodyLimit ?? 0, uploadLimit(upload));
     const validators = route.preValidation === undefined ? [] : [route.preValidation].flat();
-    route.preValidation = [...validators, receivePlainUpload] as NonNullable<typeof route.preValidation>;
+    route.preValidation = [...validators, receivePlain] as NonNullable<typeof route.preValidation>;
     if (upload.dest === undefined) return;
     const dest = upload.dest;
     const hooks = route.preParsing === undefined ? [] : [route.preParsing].flat();

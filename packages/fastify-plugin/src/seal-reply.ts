@@ -1,14 +1,7 @@
-import { carriesBody, isJsonType, type JweServer } from '@jwe-transport/server-core';
+import type { JweServer } from '@jwe-transport/server-core';
+import { carriesBody, ENCRYPT_FAILED_BODY, isJsonType } from '@jwe-transport/server-core/adapter';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { openedOf } from './state.js';
-
-const ENCRYPT_FAILED_BODY = JSON.stringify({
-  error: {
-    type: 'jwe.encrypt.failed',
-    code: 'ERR_JWE_ENCRYPT_FAILED',
-    message: 'The server could not encrypt its answer.',
-  },
-});
 
 function addVary(reply: FastifyReply): void {
   const vary = reply.getHeader('vary');

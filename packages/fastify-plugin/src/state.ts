@@ -1,4 +1,4 @@
-import type { Opened } from '@jwe-transport/server-core';
+import type { Opened } from '@jwe-transport/server-core/adapter';
 import type { FastifyRequest } from 'fastify';
 
 /** The sealing state of each request, kept beside it so that handlers never reach the key. */

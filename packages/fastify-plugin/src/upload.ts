@@ -1,26 +1,31 @@
-import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { JweServer } from '@jwe-transport/server-core';
 import {
-  fileFromPayload,
-  type JweServer,
-  parseLimit,
-  readAll,
-  tooLarge,
-  uploadInvalid,
-} from '@jwe-transport/server-core';
-import { DEFAULT_UPLOAD_LIMIT, receiveEncryptedFile } from '@jwe-transport/server-core/node';
+  type ResolvedUpload,
+  receiveUploadFrom,
+  resolveUpload,
+} from '@jwe-transport/server-core/adapter/node';
+import { receiveEncryptedFile } from '@jwe-transport/server-core/node';
 import type { FastifyRequest } from 'fastify';
 import { awaitsDecryption, markUploadDone, setOpened } from './state.js';
-import type { JweFile, JweUploadConfig } from './types.js';
+import type { JweUploadConfig } from './types.js';
 
 type Payload = FastifyRequest['raw'];
 
+const settings = new WeakMap<JweUploadConfig, ResolvedUpload>();
+
+/** A route's upload settings, resolved once. */
+export function uploadSettings(config: JweUploadConfig): ResolvedUpload {
+  let resolved = settings.get(config);
+  if (!resolved) {
+    resolved = resolveUpload(config);
+    settings.set(config, resolved);
+  }
+  return resolved;
+}
+
 export function uploadLimit(config: JweUploadConfig): number {
-  return parseLimit(config.limit ?? DEFAULT_UPLOAD_LIMIT, 'jwe upload "limit"');
+  return uploadSettings(config).limit;
 }
 
 /**
@@ -29,22 +34,26 @@ export function uploadLimit(config: JweUploadConfig): number {
  * parser then sees an empty body. Other requests pass through untouched.
  */
 export function streamEncryptedUploads(server: JweServer, config: JweUploadConfig & { dest: string }) {
-  const fieldName = config.fieldName ?? 'file';
-  const limit = uploadLimit(config);
+  const upload = uploadSettings(config);
   return async (request: FastifyRequest, _reply: unknown, payload: Payload): Promise<Payload> => {
     if (!awaitsDecryption(request)) return payload;
-    const upload = await receiveEncryptedFile(
+    const received = await receiveEncryptedFile(
       server,
       payload,
-      { dest: config.dest, limit, ...(config.maxSpill === undefined ? {} : { maxSpill: config.maxSpill }) },
+      {
+        dest: config.dest,
+        limit: upload.limit,
+        ...(upload.maxSpill === undefined ? {} : { maxSpill: upload.maxSpill }),
+      },
       {
         contentEncoding: request.headers['content-encoding'],
         contentLength: request.headers['content-length'],
       },
+      upload.fieldName,
     );
-    setOpened(request, upload);
+    setOpened(request, received);
     markUploadDone(request);
-    request.jweFile = { ...upload.file, fieldname: fieldName };
+    request.jweFile = received.file;
     // Fastify compares what its parser reads with Content-Length: the envelope was read in full.
     const empty = Readable.from([]) as Payload;
     (empty as { receivedEncodedLength?: number }).receivedEncodedLength = Number(
@@ -54,85 +63,21 @@ export function streamEncryptedUploads(server: JweServer, config: JweUploadConfi
   };
 }
 
-/** An encrypted `{"file": "<base64>"}` body on an upload route without `dest`, already read by Fastify. */
-export async function receiveEncryptedUploadInMemory(
+/**
+ * A plain multipart upload, through the server core's one upload path (streamed to `dest` or
+ * kept in memory, bounded either way; a truncated body is a 400, not a 5xx). Fastify leaves the
+ * body unread for `multipart/form-data` (the plugin's parser, or `@fastify/multipart`'s).
+ */
+export async function receiveMultipartUpload(
   server: JweServer,
   request: FastifyRequest,
-  body: Buffer,
   config: JweUploadConfig,
 ): Promise<void> {
-  const fieldName = config.fieldName ?? 'file';
-  const limit = uploadLimit(config);
-  if (body.length > limit) throw tooLarge(limit, body.length);
-  const envelope = await server.openEnvelope(body);
-  setOpened(request, envelope);
-  const bytes = fileFromPayload(envelope.plaintext, fieldName, server.options.strictJson);
-  request.jweFile = {
-    fieldname: fieldName,
-    mimetype: 'application/octet-stream',
-    size: bytes.length,
-    buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-  };
-}
-
-interface MultipartFile {
-  fieldname: string;
-  filename: string;
-  encoding: string;
-  mimetype: string;
-  file: NodeJS.ReadableStream & { truncated: boolean };
-}
-
-type MultipartRequest = FastifyRequest & {
-  isMultipart?: () => boolean;
-  file?: (options?: { limits?: { fileSize?: number; files?: number } }) => Promise<MultipartFile | undefined>;
-};
-
-/** A plain multipart upload, read through `@fastify/multipart` (which the app registers). */
-export async function receiveMultipartUpload(
-  request: FastifyRequest,
-  config: JweUploadConfig,
-): Promise<void> {
-  const multipart = request as MultipartRequest;
-  const fieldName = config.fieldName ?? 'file';
-  const limit = uploadLimit(config);
-  if (typeof multipart.isMultipart !== 'function' || typeof multipart.file !== 'function') {
-    throw new Error('jwe upload route: register @fastify/multipart to accept multipart uploads.');
-  }
-  if (!multipart.isMultipart()) {
-    throw uploadInvalid(
-      `Send the file as multipart/form-data in the field "${fieldName}", or as an encrypted ` +
-        `{"${fieldName}": "<base64>"} envelope with "X-Encryption: JWE".`,
-    );
-  }
-  const part = await multipart.file({ limits: { fileSize: limit, files: 1 } });
-  if (!part || part.fieldname !== fieldName) {
-    throw uploadInvalid(`The multipart body has no file in the field "${fieldName}".`);
-  }
-  const described = {
-    fieldname: fieldName,
-    originalname: part.filename,
-    encoding: part.encoding,
-    mimetype: part.mimetype,
-  };
-  if (config.dest === undefined) {
-    const buffer = Buffer.from(await readAll(part.file as AsyncIterable<Uint8Array>, limit));
-    if (part.file.truncated) throw tooLarge(limit, undefined, 'The uploaded file');
-    request.jweFile = { ...described, size: buffer.length, buffer };
-    return;
-  }
-  const destination = resolve(config.dest);
-  const filename = randomUUID();
-  const path = join(destination, filename);
-  const partial = join(destination, `.${filename}.partial`);
-  try {
-    await pipeline(part.file, createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
-    if (part.file.truncated) throw tooLarge(limit, undefined, 'The uploaded file');
-    await rename(partial, path);
-  } catch (error) {
-    await rm(partial, { force: true });
-    throw error;
-  }
-  const file: JweFile = { ...described, size: (await stat(path)).size, destination, filename, path };
-  request.jweFile = file;
+  const received = await receiveUploadFrom(
+    server,
+    { headers: request.headers, body: request.raw },
+    uploadSettings(config),
+  );
+  setOpened(request, received);
+  request.jweFile = received.file;
 }

@@ -27,6 +27,8 @@ const fastifyAdapter: ConformanceAdapter = {
     app.post('/upload', { config: { jwe: { upload: setup.upload } } }, async (request) => ({
       size: request.jweFile?.size,
       path: request.jweFile?.path,
+      mimetype: request.jweFile?.mimetype,
+      originalname: request.jweFile?.originalname ?? null,
     }));
     app.post(
       '/upload-memory',
@@ -34,6 +36,7 @@ const fastifyAdapter: ConformanceAdapter = {
       async (request) => ({
         size: request.jweFile?.size,
         sha256: sha256(request.jweFile?.buffer ?? new Uint8Array()),
+        mimetype: request.jweFile?.mimetype,
       }),
     );
     await app.listen({ port: 0, host: '127.0.0.1' });

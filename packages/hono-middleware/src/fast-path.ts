@@ -1,17 +1,19 @@
+import type { JweServer } from '@jwe-transport/server-core';
 import {
   isEncryptedHeader,
-  type JweServer,
+  isPlainJson,
   type OpenedBody,
+  openPlainJson,
   openRequestBody,
   parseOpenedPlaintext,
   type ResponseKey,
   readAll,
   refuseEarly,
-} from '@jwe-transport/server-core';
+} from '@jwe-transport/server-core/adapter';
 import type { Context } from 'hono';
 
 /** On @hono/node-server, `c.env.incoming` is Node's request: read it directly, without a Web stream. */
-function nodeIncoming(
+export function nodeIncoming(
   c: Context,
 ): (AsyncIterable<Uint8Array> & { headers: Record<string, unknown> }) | undefined {
   const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
@@ -26,9 +28,18 @@ export async function openHonoRequest(server: JweServer, c: Context): Promise<Op
   const header = c.req.header('x-encryption');
   const hasBody =
     c.req.header('content-length') !== undefined || c.req.header('transfer-encoding') !== undefined;
-  if (!incoming || !hasBody || !isEncryptedHeader(header)) return openRequestBody(server, c.req.raw);
-  refuseEarly(c.req.header('content-encoding'), c.req.header('content-length'), server.options.limit);
-  const opened = await server.openEnvelope(await readAll(incoming, server.options.limit));
+  if (!incoming || !hasBody) return openRequestBody(server, c.req.raw);
+  const limit = server.options.limit;
+  if (!isEncryptedHeader(header)) {
+    if (!isPlainJson(c.req.header('content-type'), c.req.header('content-length'))) {
+      return openRequestBody(server, c.req.raw);
+    }
+    const opened = await server.openPlain(true);
+    refuseEarly(c.req.header('content-encoding'), c.req.header('content-length'), limit);
+    return openPlainJson(server, opened, await readAll(incoming, limit));
+  }
+  refuseEarly(c.req.header('content-encoding'), c.req.header('content-length'), limit);
+  const opened = await server.openEnvelope(await readAll(incoming, limit));
   const { text, value } = parseOpenedPlaintext(server, opened);
   return { ...opened, text, body: value };
 }

@@ -4,16 +4,16 @@
  * @packageDocumentation
  */
 import {
-  errorResponse,
-  isJweHttpError,
   type JweRequestInfo,
   JweServer,
   type JweServerOptions,
-  type OpenedBody,
+  type RefusalReporting,
   sealResponse,
 } from '@jwe-transport/server-core';
+import { isJweHttpError, type OpenedBody } from '@jwe-transport/server-core/adapter';
 import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
 import { openHonoRequest, sealedByJson, sealJsonAnswers } from './fast-path.js';
+import { refuse, reportingOf, stripReporting } from './refusal.js';
 import { bodyReadLater } from './skip.js';
 
 export {
@@ -22,9 +22,12 @@ export {
   JweHttpError,
   type JweHttpErrorCode,
   type JweHttpErrorType,
+  type JweLogger,
   type JweRequestInfo,
   type JweServerOptions,
   type KeysOption,
+  type Refusal,
+  type RejectListener,
   type ResponseEncryption,
   readFilePayload,
   type SizeLimit,
@@ -37,8 +40,11 @@ declare module 'hono' {
   }
 }
 
-/** Options of `jwe()`: those of the server core (keys, limit, responses, strictJson, ...). */
-export type JweHonoOptions = JweServerOptions;
+/**
+ * Options of `jwe()`: those of the server core (keys, limit, responses, strictJson, maxDepth, ...)
+ * plus `logger`/`onReject`, told about every refusal the middleware answers.
+ */
+export interface JweHonoOptions extends JweServerOptions, RefusalReporting {}
 
 /** Replaces the answer outright: Hono's setter would otherwise copy the old answer's headers (its length) onto it. */
 function replaceResponse(c: Context, response: Response): void {
@@ -68,14 +74,15 @@ function serveFromCache(c: Context, plaintext: Uint8Array, text: string, body: u
  * `c.get('jwe')` says what happened.
  */
 export function jwe(options: JweHonoOptions | JweServer): MiddlewareHandler {
-  const server = options instanceof JweServer ? options : new JweServer(options);
+  const server = options instanceof JweServer ? options : new JweServer(stripReporting(options));
+  const reporting = reportingOf(options);
   return async (c, next) => {
     if (bodyReadLater(c)) return next();
     let exchange: OpenedBody;
     try {
       exchange = await openHonoRequest(server, c);
     } catch (error) {
-      return errorResponse(server, error);
+      return refuse(server, reporting, error);
     }
     if (exchange.plaintext) serveFromCache(c, exchange.plaintext, exchange.text ?? '', exchange.body);
     c.set('jwe', exchange.info);
@@ -83,7 +90,7 @@ export function jwe(options: JweHonoOptions | JweServer): MiddlewareHandler {
     await next();
     if (sealedByJson.has(c.res) && !c.error) return;
     // A JweHttpError thrown by a handler (reading an upload, say) answers as the middleware's own would.
-    const response = isJweHttpError(c.error) ? await errorResponse(server, c.error) : c.res;
+    const response = isJweHttpError(c.error) ? await refuse(server, reporting, c.error, exchange) : c.res;
     if (sealedByJson.has(response)) return;
     replaceResponse(c, await sealResponse(server, response, exchange));
   };
@@ -95,13 +102,14 @@ export function jwe(options: JweHonoOptions | JweServer): MiddlewareHandler {
  * look like the middleware's own; answers to encrypted requests are still sealed by `jwe()`.
  */
 export function jweErrorHandler(
-  options: { onError?: (error: unknown, c: Context) => void } = {},
+  options: { onError?: (error: unknown, c: Context) => void } & RefusalReporting = {},
 ): ErrorHandler {
   const server = new JweServer({ keys: () => undefined, responses: 'never' });
-  const report = options.onError ?? ((error: unknown) => console.error(error));
+  const reporting = reportingOf(options);
+  const report = options.onError ?? (options.logger ? undefined : (error: unknown) => console.error(error));
   return async (error, c) => {
-    const response = await errorResponse(server, error);
-    if (response.status >= 500) report(error, c);
+    const response = await refuse(server, reporting, error);
+    if (response.status >= 500) report?.(error, c);
     return response;
   };
 }

@@ -3,9 +3,18 @@
  * writes files with `node:fs`).
  * @packageDocumentation
  */
-import { errorResponse, JweServer, type JweServerOptions, sealResponse } from '@jwe-transport/server-core';
-import { receiveUpload, type UploadedFile, type UploadOptions } from '@jwe-transport/server-core/node';
+import {
+  JweServer,
+  type JweServerOptions,
+  type RefusalReporting,
+  sealResponse,
+} from '@jwe-transport/server-core';
+import { streamChunks } from '@jwe-transport/server-core/adapter';
+import { receiveUploadFrom, resolveUpload } from '@jwe-transport/server-core/adapter/node';
+import { DEFAULT_UPLOAD_LIMIT, type UploadedFile, type UploadOptions } from '@jwe-transport/server-core/node';
 import type { MiddlewareHandler } from 'hono';
+import { nodeIncoming } from './fast-path.js';
+import { refuse, reportingOf } from './refusal.js';
 import { markReadsBody } from './skip.js';
 
 export type { UploadedFile, UploadOptions } from '@jwe-transport/server-core/node';
@@ -17,28 +26,46 @@ declare module 'hono' {
   }
 }
 
-export interface JweUploadOptions extends JweServerOptions, UploadOptions {}
+export interface JweUploadOptions extends JweServerOptions, UploadOptions, RefusalReporting {}
 
 /**
  * Route middleware for file uploads: `app.post('/docs', jweUpload({ keys, dest: '/srv/uploads' }), handler)`.
  * It takes an encrypted `{"file": "<base64>"}` envelope (streamed to `dest` and authenticated
- * before the handler runs) or a plain multipart form, and gives the handler `c.get('jweFile')`.
- * An app-level `jwe()` leaves these routes' bodies to it.
+ * before the handler runs) or a plain multipart form (streamed to `dest` too, or kept in memory
+ * without it; bounded memory either way), and gives the handler `c.get('jweFile')`. Files are
+ * 0600 in a private folder made inside `dest`. An app-level `jwe()` leaves these routes' bodies to it.
  */
 export function jweUpload(options: JweUploadOptions): MiddlewareHandler {
-  const { dest, limit, maxSpill, fieldName, ...serverOptions } = options;
-  const server = new JweServer({ ...serverOptions, limit: limit ?? '10mb' });
-  const upload: UploadOptions = {};
-  if (dest !== undefined) upload.dest = dest;
-  if (limit !== undefined) upload.limit = limit;
-  if (maxSpill !== undefined) upload.maxSpill = maxSpill;
-  if (fieldName !== undefined) upload.fieldName = fieldName;
+  const {
+    dest,
+    limit,
+    maxSpill,
+    fieldName,
+    logger: _logger,
+    onReject: _onReject,
+    ...serverOptions
+  } = options;
+  const server = new JweServer({ ...serverOptions, limit: limit ?? DEFAULT_UPLOAD_LIMIT });
+  const reporting = reportingOf(options);
+  const upload = resolveUpload({
+    ...(dest === undefined ? {} : { dest }),
+    ...(limit === undefined ? {} : { limit }),
+    ...(maxSpill === undefined ? {} : { maxSpill }),
+    ...(fieldName === undefined ? {} : { fieldName }),
+  });
   return markReadsBody(async (c, next) => {
-    let received: Awaited<ReturnType<typeof receiveUpload>>;
+    let received: Awaited<ReturnType<typeof receiveUploadFrom>>;
     try {
-      received = await receiveUpload(server, c.req.raw, upload);
+      const raw = c.req.raw;
+      // On Node, read the request itself rather than through a Web stream bridge.
+      const body = nodeIncoming(c) ?? (raw.body === null ? undefined : streamChunks(raw.body));
+      const headers: Record<string, string> = {};
+      raw.headers.forEach((value, name) => {
+        headers[name] = value;
+      });
+      received = await receiveUploadFrom(server, { headers, body }, upload);
     } catch (error) {
-      return errorResponse(server, error);
+      return refuse(server, reporting, error);
     }
     c.set('jwe', received.info);
     c.set('jweFile', received.file);

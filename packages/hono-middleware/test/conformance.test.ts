@@ -25,11 +25,20 @@ const honoAdapter: ConformanceAdapter = {
     });
     app.post('/upload', jweUpload({ ...shared, ...setup.upload }), (c) => {
       const file = c.get('jweFile');
-      return c.json({ size: file.size, path: file.path });
+      return c.json({
+        size: file.size,
+        path: file.path,
+        mimetype: file.mimetype,
+        originalname: file.originalname ?? null,
+      });
     });
     app.post('/upload-memory', jweUpload({ ...shared, limit: setup.memoryUpload.limit }), (c) => {
       const file = c.get('jweFile');
-      return c.json({ size: file.size, sha256: sha256(file.buffer ?? new Uint8Array()) });
+      return c.json({
+        size: file.size,
+        sha256: sha256(file.buffer ?? new Uint8Array()),
+        mimetype: file.mimetype,
+      });
     });
     return serveFetch(app.fetch);
   },

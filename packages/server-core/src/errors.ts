@@ -1,4 +1,4 @@
-import { isJweError, type JweErrorCode } from '@jwe-transport/codec';
+import { isJweError, type JweErrorCode, JweTransportError } from '@jwe-transport/codec';
 
 /** The `type` of every HTTP error this package and its adapters raise, in body-parser's style. */
 export type JweHttpErrorType =
@@ -26,7 +26,8 @@ export type JweHttpErrorCode =
   | 'ERR_JWE_HEADER_INVALID'
   | 'ERR_JWE_PLAINTEXT_INVALID'
   | 'ERR_JWE_MOUNT_ORDER'
-  | 'ERR_JWE_SPILL_TOO_LARGE'
+  | 'ERR_JSON_TOO_DEEP'
+  | 'ERR_INTERNAL'
   | 'ERR_CHARSET_UNSUPPORTED'
   | 'ERR_REQUEST_TIMEOUT'
   | 'ERR_BODY_PARSE'
@@ -40,14 +41,15 @@ const BRAND = Symbol.for('@jwe-transport/server-core.JweHttpError');
 /**
  * An HTTP error as body-parser makes them: `status`/`statusCode`, `expose` (may the message be
  * shown to the client), a `type` to switch on and a stable `code`. Messages never contain keys
- * or plaintext. The one error class of every server adapter, Express included.
+ * or plaintext. The one error class of every server adapter, Express included; it extends the
+ * codec's `JweTransportError`, so `isJweTransportError` recognises it as well.
  */
-export class JweHttpError extends Error {
+export class JweHttpError extends JweTransportError {
   readonly status: number;
   readonly statusCode: number;
   readonly expose: boolean;
   readonly type: JweHttpErrorType;
-  readonly code: JweHttpErrorCode;
+  declare readonly code: JweHttpErrorCode;
   /** For `entity.too.large`: the configured limit in bytes. */
   limit?: number;
   /** For `entity.too.large`: the declared or observed length that exceeded it. */
@@ -60,13 +62,12 @@ export class JweHttpError extends Error {
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, options);
     this.name = 'JweHttpError';
     this.status = status;
     this.statusCode = status;
     this.expose = status < 500;
     this.type = type;
-    this.code = code;
     Object.defineProperty(this, BRAND, { value: true });
   }
 }
@@ -126,6 +127,61 @@ export function requestAborted(): JweHttpError {
     'request.aborted',
     'ERR_REQUEST_ABORTED',
     'The client closed the request before its body was complete.',
+  );
+}
+
+/** Decrypted or plain JSON nested deeper than the server's `maxDepth` (reflecting it would overflow the stack). */
+export function jsonTooDeep(what: string, maxDepth: number): JweHttpError {
+  return new JweHttpError(
+    400,
+    'entity.parse.failed',
+    'ERR_JSON_TOO_DEEP',
+    `${what} nests objects and arrays deeper than ${maxDepth} levels, which this server refuses.`,
+  );
+}
+
+/** An unknown `kid`, refused as soon as the streaming scanner reads it. */
+export function unknownKid(kid: string): JweHttpError {
+  return new JweHttpError(
+    400,
+    'jwe.kid.unknown',
+    'ERR_KEY_UNKNOWN',
+    `No key is configured for kid ${JSON.stringify(kid.slice(0, 64))}: encrypt with a key this server knows.`,
+  );
+}
+
+/**
+ * Another body parser read an encrypted request first. Decrypting its parse would skip the
+ * envelope's duplicate-member check, so this is a server error the log must show, not a fallback.
+ */
+export function mountOrder(where: string): JweHttpError {
+  return new JweHttpError(
+    500,
+    'jwe.mount.order',
+    'ERR_JWE_MOUNT_ORDER',
+    `${where}: another body parser (express.json()?) already read this encrypted request. ` +
+      'Mount jwe() and upload routes before express.json(), or keep express.json() off encrypted ' +
+      "requests with its type option: express.json({ type: (req) => !req.headers['x-encryption'] && ... }).",
+  );
+}
+
+/** A JSON body declared in another charset than UTF-8 (body-parser answers 415 too). */
+export function charsetUnsupported(charset: string): JweHttpError {
+  return new JweHttpError(
+    415,
+    'charset.unsupported',
+    'ERR_CHARSET_UNSUPPORTED',
+    `JSON bodies must be UTF-8; the request declares charset ${JSON.stringify(charset.slice(0, 20))}.`,
+  );
+}
+
+/** A client that went quiet while sending its body. */
+export function requestTimeout(idleMs: number): JweHttpError {
+  return new JweHttpError(
+    408,
+    'request.timeout',
+    'ERR_REQUEST_TIMEOUT',
+    `The client sent no body bytes for ${idleMs} ms, so the request was dropped. Send the body without pauses.`,
   );
 }
 

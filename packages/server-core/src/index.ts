@@ -1,55 +1,24 @@
 /**
  * `@jwe-transport/server-core`: JWE (dir + A128CBC-HS256) for servers, on Web `Request` and
- * `Response` with no framework. The Fastify and Hono adapters are built on it.
+ * `Response` with no framework. The Express, Fastify and Hono adapters are built on it (from
+ * its `/adapter` subpath); Node-only uploads are in `/node`.
  * @packageDocumentation
  */
 
-export { carriesBody, isEncryptedHeader, isJsonType } from './encryption-header.js';
-export { envelopeJson } from './envelope-json.js';
-export { type ErrorBody, errorBody, statusOf } from './error-body.js';
-export {
-  encodingUnsupported,
-  encryptionRequired,
-  headerInvalid,
-  isJweHttpError,
-  JweHttpError,
-  type JweHttpErrorCode,
-  type JweHttpErrorType,
-  noResponseKey,
-  parseFailed,
-  plaintextInvalid,
-  requestAborted,
-  toHttpError,
-  tooLarge,
-  uploadInvalid,
-} from './errors.js';
-export { fileFromPayload, isStrictBase64 } from './file-payload.js';
-export { JweServer, type Opened, type OpenedEnvelope } from './jwe-server.js';
-export {
-  type KeysOption,
-  keyForKid,
-  type RecordingResolver,
-  type ResponseKey,
-  recordingResolver,
-} from './keys.js';
-export { parseLimit, type SizeLimit } from './limit.js';
-export {
-  type JweServerOptions,
-  type ResolvedOptions,
-  type ResponseEncryption,
-  resolveOptions,
-} from './options.js';
-export { type HeaderValue, readAll, readRequestBody, refuseEarly } from './read-body.js';
+export type { ErrorBody } from './error-body.js';
+export { isJweHttpError, JweHttpError, type JweHttpErrorCode, type JweHttpErrorType } from './errors.js';
+export { JweServer } from './jwe-server.js';
+export type { KeysOption } from './keys.js';
+export type { SizeLimit } from './limit.js';
+export { DEFAULT_LIMIT, type JweServerOptions, type ResponseEncryption } from './options.js';
+export type { JweLogger, Refusal, RefusalReporting, RejectListener } from './refusal.js';
 export type { JweRequestInfo } from './request-info.js';
-export { checkMembers, type ParsedPlaintext, parsePlaintext, parsePlaintextJson } from './strict-json.js';
+export { sniffMimeType } from './sniff.js';
+export { DEFAULT_MAX_DEPTH } from './strict-json.js';
 export {
   errorResponse,
   jweInfo,
-  type OpenedBody,
   openRequest,
-  openRequestBody,
-  parseOpenedJson,
-  parseOpenedPlaintext,
   readFilePayload,
   sealResponse,
   type WebExchange,

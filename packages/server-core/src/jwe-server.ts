@@ -4,8 +4,9 @@ import { envelopeJson } from './envelope-json.js';
 import { encryptionRequired, noResponseKey, toHttpError } from './errors.js';
 import { keyForKid, type RecordingResolver, type ResponseKey, recordingResolver } from './keys.js';
 import { type JweServerOptions, type ResolvedOptions, resolveOptions } from './options.js';
+import { noteKid } from './refusal.js';
 import { type JweRequestInfo, PLAIN_INFO } from './request-info.js';
-import { type ParsedPlaintext, parsePlaintext } from './strict-json.js';
+import { type ParsedPlaintext, parseJsonBody, parsePlaintext } from './strict-json.js';
 
 /** An opened request: what happened to it, and the key its answers are sealed with (if any). */
 export interface Opened {
@@ -45,7 +46,9 @@ export class JweServer {
             missingProtected: this.options.missingProtected,
           });
         } catch (error) {
-          throw toHttpError(error);
+          const failure = toHttpError(error);
+          noteKid(failure, recorder.asked);
+          throw failure;
         }
         return { ...this.opened(result, recorder), plaintext: result.plaintext };
       },
@@ -55,7 +58,9 @@ export class JweServer {
 
   /** The state of a request whose envelope authenticated with the key `recorder` handed out. */
   opened(
-    result: Pick<DecryptResult, 'kid' | 'header' | 'headerSource'>,
+    result: Pick<DecryptResult, 'kid' | 'header'> & {
+      headerSource: DecryptResult['headerSource'] | undefined;
+    },
     recorder: RecordingResolver,
   ): Opened {
     const used = recorder.used;
@@ -98,7 +103,12 @@ export class JweServer {
 
   /** `parseJson` that also gives the decoded text. */
   parsePlaintext(plaintext: Uint8Array): ParsedPlaintext {
-    return parsePlaintext(plaintext, this.options.strictJson);
+    return parsePlaintext(plaintext, this.options.strictJson, this.options.maxDepth);
+  }
+
+  /** A plain JSON body, read with the same rules as decrypted ones (`strictJson`, `maxDepth`). */
+  parsePlainJson(bytes: Uint8Array): ParsedPlaintext {
+    return parseJsonBody(bytes, 'The request body', this.options);
   }
 
   /** Seals an answer body under the request's key and kid: the envelope's JSON text. */

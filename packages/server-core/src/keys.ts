@@ -4,6 +4,7 @@ import {
   ENC,
   isJweError,
   type JoseHeader,
+  JweError,
   type KeyInput,
   type KeyResolver,
 } from '@jwe-transport/codec';
@@ -11,30 +12,33 @@ import {
 /** Keys by kid (`{ kid: sharedKey }`) or a resolver function, sync or async, for rotation. */
 export type KeysOption = Readonly<Record<string, KeyInput>> | KeyResolver;
 
+const invalid = (message: string) => new JweError('ERR_KEY_INVALID', message);
+
 /**
  * Names the kid whose configured key is unusable, and says why without showing any of it: an
- * undefined or empty key is nearly always an environment variable that is not set.
+ * undefined or empty key is nearly always an environment variable that is not set. The error is
+ * the codec's `ERR_KEY_INVALID`, as the clients raise for a bad key.
  */
 function checkKey(kid: string, key: unknown): void {
   const named = `jwe: kid '${kid}'`;
   if (key === undefined || key === null) {
-    throw new TypeError(`${named}: the key is ${key}; is the environment variable set?`);
+    throw invalid(`${named}: the key is ${key}; is the environment variable set?`);
   }
-  if (key === '') throw new TypeError(`${named}: the key is empty; is the environment variable set?`);
+  if (key === '') throw invalid(`${named}: the key is empty; is the environment variable set?`);
   if (key instanceof Uint8Array) {
     if (key.length !== 32) {
-      throw new TypeError(`${named}: a raw key must be 32 bytes, this one is ${key.length} bytes.`);
+      throw invalid(`${named}: a raw key must be 32 bytes, this one is ${key.length} bytes.`);
     }
     return;
   }
   if (typeof key !== 'string') {
-    throw new TypeError(`${named}: the key must be a 16-character string or 32 bytes, not ${typeof key}.`);
+    throw invalid(`${named}: the key must be a 16-character string or 32 bytes, not ${typeof key}.`);
   }
   try {
     deriveKey(key);
   } catch (error) {
     // The codec's message gives lengths and types only, never key material.
-    if (isJweError(error)) throw new TypeError(`${named}: ${error.message}`);
+    if (isJweError(error)) throw invalid(`${named}: ${error.message}`);
     throw error;
   }
 }
@@ -68,13 +72,17 @@ export interface ResponseKey {
 export interface RecordingResolver {
   resolve: KeyResolver;
   readonly used: { key: KeyInput; kid: string | undefined; header: JoseHeader } | undefined;
+  /** The kid the envelope asked for (not authenticated: for logs only), known or not. */
+  readonly asked: string | undefined;
 }
 
 export function recordingResolver(resolver: KeyResolver): RecordingResolver {
   let used: RecordingResolver['used'];
+  let asked: string | undefined;
   return {
     // Stays synchronous for synchronous resolvers (key maps): no promise per request.
     resolve: (kid, header) => {
+      asked = kid;
       const record = (key: KeyInput | undefined) => {
         if (key !== undefined) used = { key, kid, header };
         return key;
@@ -84,6 +92,9 @@ export function recordingResolver(resolver: KeyResolver): RecordingResolver {
     },
     get used() {
       return used;
+    },
+    get asked() {
+      return asked;
     },
   };
 }

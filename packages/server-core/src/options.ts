@@ -1,6 +1,7 @@
 import type { KeyResolver, MissingProtectedPolicy } from '@jwe-transport/codec';
 import { type KeysOption, toResolver } from './keys.js';
 import { parseLimit, type SizeLimit } from './limit.js';
+import { DEFAULT_MAX_DEPTH } from './strict-json.js';
 
 /** When answers are sealed: `'auto'` when the request was encrypted, `'always'`, or `'never'`. */
 export type ResponseEncryption = 'auto' | 'always' | 'never';
@@ -25,6 +26,12 @@ export interface JweServerOptions {
    * refused with 400 `jwe.plaintext.invalid`). Set `false` to parse it with plain `JSON.parse`.
    */
   strictJson?: boolean;
+  /**
+   * Deepest nesting of objects and arrays in a JSON body, plain or decrypted, before it is refused
+   * with 400 `ERR_JSON_TOO_DEEP`. Default `1000`: a few bytes a level, so a small body could
+   * otherwise nest deeply enough to overflow the stack of whatever reflects it.
+   */
+  maxDepth?: number;
 }
 
 export interface ResolvedOptions {
@@ -35,6 +42,7 @@ export interface ResolvedOptions {
   responseKid: string | undefined;
   missingProtected: MissingProtectedPolicy;
   strictJson: boolean;
+  maxDepth: number;
 }
 
 const RESPONSES = new Set<string>(['auto', 'always', 'never']);
@@ -63,5 +71,14 @@ export function resolveOptions(options: JweServerOptions): ResolvedOptions {
     responseKid,
     missingProtected: options.missingProtected ?? 'infer',
     strictJson: options.strictJson !== false,
+    maxDepth: resolveDepth(options.maxDepth),
   };
+}
+
+function resolveDepth(maxDepth: number | undefined): number {
+  if (maxDepth === undefined) return DEFAULT_MAX_DEPTH;
+  if (!Number.isSafeInteger(maxDepth) || maxDepth < 1) {
+    throw new TypeError('jwe: "maxDepth" must be a whole number of levels, 1 or more.');
+  }
+  return maxDepth;
 }

@@ -1,4 +1,4 @@
-import { encodingUnsupported, requestAborted, tooLarge } from './errors.js';
+import { encodingUnsupported, isJweHttpError, requestAborted, tooLarge } from './errors.js';
 
 /** Header access that fits both Web `Headers` and Node's `IncomingHttpHeaders`. */
 export type HeaderValue = string | readonly string[] | null | undefined;
@@ -64,8 +64,9 @@ export async function readAll(source: AsyncIterable<Uint8Array>, limit: number):
     let step: IteratorResult<Uint8Array>;
     try {
       step = await iterator.next();
-    } catch {
-      throw requestAborted();
+    } catch (error) {
+      // A source may fail with an answer of its own (an idle timeout); anything else is the client leaving.
+      throw isJweHttpError(error) ? error : requestAborted();
     }
     if (step.done) return concat(chunks, total);
     total += step.value.length;

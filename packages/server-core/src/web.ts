@@ -4,6 +4,7 @@ import { toHttpError } from './errors.js';
 import { fileFromPayload } from './file-payload.js';
 import type { JweServer, Opened, OpenedEnvelope } from './jwe-server.js';
 import { readRequestBody } from './read-body.js';
+import { noteKid, openedOfError, rememberOpened } from './refusal.js';
 import type { JweRequestInfo } from './request-info.js';
 import type { ParsedPlaintext } from './strict-json.js';
 
@@ -16,8 +17,6 @@ export interface WebExchange extends Opened {
 }
 
 const infoByRequest = new WeakMap<Request, JweRequestInfo>();
-/** Errors raised after the envelope authenticated, with the state that seals their answer. */
-const afterAuthentication = new WeakMap<object, Opened>();
 
 /** What `withJwe` or the Hono middleware did with this request (`undefined` if neither saw it). */
 export function jweInfo(request: Request): JweRequestInfo | undefined {
@@ -34,11 +33,23 @@ function plaintextHeaders(request: Request, length: number): Headers {
   return headers;
 }
 
-/** An opened request body: for an encrypted request, the plaintext, its text and its parsed JSON. */
+/**
+ * An opened request body: for an encrypted request, the plaintext, its text and its parsed JSON;
+ * for a plain JSON body, its bytes, text and value (`plain: true`), read with the same parser.
+ */
 export interface OpenedBody extends Opened {
   readonly plaintext?: Uint8Array;
   readonly text?: string;
   readonly body?: unknown;
+  readonly plain?: boolean;
+}
+
+/** Whether a plain request carries a JSON body this server parses (any other type is left alone). */
+export function isPlainJson(
+  contentType: string | null | undefined,
+  contentLength: string | null | undefined,
+) {
+  return isJsonType(contentType) && contentLength !== '0';
 }
 
 /**
@@ -53,10 +64,31 @@ export async function openRequestBody(server: JweServer, request: Request): Prom
     request.body !== null ||
     request.headers.has('content-length') ||
     request.headers.has('transfer-encoding');
-  if (!encrypted || !sent) return server.openPlain(sent);
-  const opened = await server.openEnvelope(await readRequestBody(request, server.options.limit));
-  const { text, value } = parseOpenedPlaintext(server, opened);
-  return { ...opened, text, body: value };
+  if (encrypted && sent) {
+    const opened = await server.openEnvelope(await readRequestBody(request, server.options.limit));
+    const { text, value } = parseOpenedPlaintext(server, opened);
+    return { ...opened, text, body: value };
+  }
+  const opened = await server.openPlain(sent);
+  if (!sent || !isPlainJson(request.headers.get('content-type'), request.headers.get('content-length'))) {
+    return opened;
+  }
+  return openPlainJson(server, opened, await readRequestBody(request, server.options.limit));
+}
+
+/**
+ * A plain JSON body, parsed once with the rules decrypted ones follow: a malformed body is a
+ * 400 `entity.parse.failed` here, not a `SyntaxError` in the handler. An empty one is left as no body.
+ */
+export function openPlainJson(server: JweServer, opened: Opened, bytes: Uint8Array): OpenedBody {
+  if (bytes.length === 0) return opened;
+  try {
+    const { text, value } = server.parsePlainJson(bytes);
+    return { ...opened, plaintext: bytes, text, body: value, plain: true };
+  } catch (error) {
+    if (opened.responseKey) rememberOpened(error, opened);
+    throw error;
+  }
 }
 
 /** Parses an authenticated body; a failure is remembered so that `errorResponse` seals its answer. */
@@ -70,7 +102,8 @@ export function parseOpenedPlaintext(server: JweServer, opened: OpenedEnvelope):
     return server.parsePlaintext(opened.plaintext);
   } catch (error) {
     // Authenticated: from here on even the error answers go out sealed.
-    if (typeof error === 'object' && error !== null) afterAuthentication.set(error, opened);
+    rememberOpened(error, opened);
+    noteKid(error, opened.info.kid);
     throw error;
   }
 }
@@ -91,11 +124,15 @@ export async function openRequest(server: JweServer, request: Request): Promise<
     body: opened.plaintext as Uint8Array<ArrayBuffer>,
     signal: request.signal,
   });
+  // The body was parsed once already: `json()` hands that value on rather than parse it again.
+  const parsed = opened.body;
+  Object.defineProperty(plaintext, 'json', { value: async () => parsed, configurable: true });
   infoByRequest.set(plaintext, opened.info);
   return { info: opened.info, responseKey: opened.responseKey, request: plaintext, body: opened.body };
 }
 
-const ENCRYPT_FAILED_BODY = JSON.stringify({
+/** The answer when sealing fails: never the plaintext. The one copy every adapter writes. */
+export const ENCRYPT_FAILED_BODY = JSON.stringify({
   error: {
     type: 'jwe.encrypt.failed',
     code: 'ERR_JWE_ENCRYPT_FAILED',
@@ -153,7 +190,7 @@ export async function sealResponse(server: JweServer, response: Response, opened
  * not drained from the client.
  */
 export async function errorResponse(server: JweServer, error: unknown, opened?: Opened): Promise<Response> {
-  opened ??= typeof error === 'object' && error !== null ? afterAuthentication.get(error) : undefined;
+  opened ??= openedOfError(error);
   const httpError = toHttpError(error);
   const status = statusOf(httpError);
   const headers = new Headers({ 'content-type': 'application/json; charset=utf-8' });

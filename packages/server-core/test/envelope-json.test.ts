@@ -1,5 +1,5 @@
 import { decryptJson, encryptSync } from '@jwe-transport/codec';
-import { envelopeJson } from '@jwe-transport/server-core';
+import { envelopeJson } from '@jwe-transport/server-core/adapter';
 import { describe, expect, it } from 'vitest';
 
 const KEY = 'abcdefghijklmnop';

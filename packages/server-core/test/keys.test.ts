@@ -1,3 +1,4 @@
+import { isJweError, JweError } from '@jwe-transport/codec';
 import { describe, expect, it } from 'vitest';
 import { JweServer } from '../src/index.js';
 
@@ -18,6 +19,20 @@ describe('key configuration errors', () => {
     }
     expect(message).toMatch(/^jwe: kid 'kid-2': The shared key is 17 bytes/);
     expect(message).not.toContain('secret-but-short');
+  });
+
+  it("raises the codec's ERR_KEY_INVALID for an unusable key, as the clients do", () => {
+    for (const key of ['', 'short', undefined, new Uint8Array(5)]) {
+      let caught: unknown;
+      try {
+        new JweServer({ keys: { k: key as string } });
+      } catch (error) {
+        caught = error;
+      }
+      expect(isJweError(caught)).toBe(true);
+      expect(caught).toBeInstanceOf(JweError);
+      expect(caught).toMatchObject({ code: 'ERR_KEY_INVALID' });
+    }
   });
 
   it('refuses an empty key map and a defaultKid that is not in it', () => {

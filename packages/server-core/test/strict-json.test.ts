@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileFromPayload, isStrictBase64, parsePlaintextJson } from '../src/index.js';
+import { fileFromPayload, isStrictBase64, parsePlaintextJson } from '../src/adapter/index.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -31,14 +31,41 @@ describe('parsePlaintextJson', () => {
     expect(parsePlaintextJson(bytes('{"a":1,"a":2}'), false)).toEqual({ a: 2 });
   });
 
-  it('reads an empty plaintext as {} and refuses invalid JSON and invalid UTF-8', () => {
-    expect(parsePlaintextJson(new Uint8Array(0), true)).toEqual({});
+  it('refuses an empty plaintext, invalid JSON and invalid UTF-8, and passes top-level scalars on', () => {
+    expect(() => parsePlaintextJson(new Uint8Array(0), true)).toThrow(
+      expect.objectContaining({ type: 'entity.parse.failed', code: 'ERR_BODY_PARSE' }),
+    );
+    for (const scalar of ['null', '7', '"text"', 'true']) {
+      expect(parsePlaintextJson(bytes(scalar), true)).toEqual(JSON.parse(scalar));
+    }
     expect(() => parsePlaintextJson(bytes('{"a":'), true)).toThrow(
       expect.objectContaining({ type: 'entity.parse.failed' }),
     );
     expect(() => parsePlaintextJson(Uint8Array.of(0x22, 0xff, 0x22), true)).toThrow(
       expect.objectContaining({ type: 'entity.parse.failed' }),
     );
+  });
+});
+
+describe('maxDepth', () => {
+  it('refuses JSON nested deeper than the limit (30,000 levels fit in 60 KB), with or without strictJson', () => {
+    const deep = bytes(`${'['.repeat(30_000)}${']'.repeat(30_000)}`);
+    for (const strict of [true, false]) {
+      expect(() => parsePlaintextJson(deep, strict)).toThrow(
+        expect.objectContaining({ status: 400, type: 'entity.parse.failed', code: 'ERR_JSON_TOO_DEEP' }),
+      );
+    }
+    const atLimit = `${'{"a":'.repeat(999)}[]${'}'.repeat(999)}`;
+    expect(parsePlaintextJson(bytes(atLimit), true)).toBeTypeOf('object');
+    expect(() => parsePlaintextJson(bytes(`[${atLimit}]`), true)).toThrow(
+      expect.objectContaining({ code: 'ERR_JSON_TOO_DEEP' }),
+    );
+    expect(parsePlaintextJson(bytes('[[[1]]]'), true, 3)).toEqual([[[1]]]);
+    expect(() => parsePlaintextJson(bytes('[[[[1]]]]'), true, 3)).toThrow(/deeper than 3 levels/);
+    // Brackets inside strings do not count.
+    expect(parsePlaintextJson(bytes(JSON.stringify({ s: '['.repeat(5000) })), true)).toEqual({
+      s: '['.repeat(5000),
+    });
   });
 });
 

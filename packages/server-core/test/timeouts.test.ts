@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_IDLE_TIMEOUT, DEFAULT_REQUEST_TIMEOUT, setUploadTimeouts } from '../src/node.js';
+import { DEFAULT_IDLE_TIMEOUT, DEFAULT_REQUEST_TIMEOUT, setUploadTimeouts } from '../src/node/index.js';
 
 const server = createServer((req, res) => {
   req.resume();

@@ -64,11 +64,20 @@ app.post('/fail', () => {
 });
 app.post('/upload', jweUpload({ ...shared, ...setup.upload }), (c) => {
   const file = c.get('jweFile');
-  return c.json({ size: file.size, path: file.path });
+  return c.json({
+    size: file.size,
+    path: file.path,
+    mimetype: file.mimetype,
+    originalname: file.originalname ?? null,
+  });
 });
 app.post('/upload-memory', jweUpload({ ...shared, limit: setup.memoryUpload.limit }), async (c) => {
   const file = c.get('jweFile');
-  return c.json({ size: file.size, sha256: await sha256Hex(file.buffer ?? new Uint8Array()) });
+  return c.json({
+    size: file.size,
+    sha256: await sha256Hex(file.buffer ?? new Uint8Array()),
+    mimetype: file.mimetype,
+  });
 });
 
 if (setup.keys === 'parent') readAnswers();

@@ -7,8 +7,9 @@ import type { KeyResolver } from '@jwe-transport/codec';
  *   adapter recorded about the request).
  * - `GET /hello`: answers `{ hello: 'world' }`.
  * - `POST /fail`: throws `new Error('internal detail')`.
- * - `POST /upload`: upload route with disk storage in `upload.dest`; answers `{ size, path }`.
- * - `POST /upload-memory`: upload route kept in memory; answers `{ size, sha256 }` (hex).
+ * - `POST /upload`: upload route with disk storage in `upload.dest`; answers
+ *   `{ size, path, mimetype, originalname }` (`originalname` null when there is none).
+ * - `POST /upload-memory`: upload route kept in memory; answers `{ size, sha256, mimetype }` (hex).
  */
 export interface ServerSetup {
   keys: Readonly<Record<string, string>> | KeyResolver;
@@ -45,6 +46,18 @@ export const CASES = [
   'upload over the limit leaves no file',
   'unknown kid after ciphertext refused early',
   'spill capped by maxSpill',
+  'malformed plain JSON',
+  'malformed decrypted JSON',
+  'decrypted JSON nested too deep',
+  'invalid UTF-8 in the plaintext',
+  'top-level scalars passed on',
+  'Content-Encoding on JSON',
+  'missing Content-Type on an encrypted request',
+  'upload metadata and file modes',
+  'two files in the multipart field',
+  'truncated multipart body',
+  'bad file payload, disk and memory',
+  'plain multipart upload in bounded memory',
 ] as const;
 
 export type CaseName = (typeof CASES)[number];

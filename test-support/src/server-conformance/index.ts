@@ -4,6 +4,7 @@
  */
 import { describe } from 'vitest';
 import type { ConformanceAdapter } from './adapter.js';
+import { edgeCases } from './edge-cases.js';
 import { jsonCases } from './json-cases.js';
 import { uploadCases } from './upload-cases.js';
 
@@ -19,5 +20,6 @@ export function runConformance(adapter: ConformanceAdapter): void {
   describe(`conformance: ${adapter.name}`, () => {
     describe('JSON', () => jsonCases(adapter));
     describe('uploads', () => uploadCases(adapter));
+    describe('refusals and edge cases', () => edgeCases(adapter));
   });
 }

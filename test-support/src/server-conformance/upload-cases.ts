@@ -46,7 +46,7 @@ export function uploadCases(adapter: ConformanceAdapter): void {
       expect(envelope.length).toBeLessThanOrEqual(LIMITS.memoryUpload);
       const response = await postEncrypted(`${server.url}/upload-memory`, envelope);
       expect({ size, status: response.status }).toEqual({ size, status: 200 });
-      expect(await joseOpenJson(KEY, await response.json())).toEqual({ size, sha256: sha256(file) });
+      expect(await joseOpenJson(KEY, await response.json())).toMatchObject({ size, sha256: sha256(file) });
     }
     // The server may answer before reading the whole body, and close: the 413 is what counts.
     const over = await encryptFile(Buffer.alloc(largest + 64 * 1024), KEY, { kid: 'kid-a' });

@@ -43,7 +43,10 @@ export function documentRoutes(upload: RequestHandler, store: DocumentStore): Ro
   router.get('/mr/api/v2/docs/:id', (req, res) => {
     const record = store.get(String(req.params.id), res.locals.clientId as string);
     if (record) res.json(record);
-    else res.status(404).json({ error: { type: 'not.found', message: 'No document with this id.' } });
+    else
+      res
+        .status(404)
+        .json({ error: { type: 'not.found', code: 'ERR_NOT_FOUND', message: 'No document with this id.' } });
   });
   return router;
 }

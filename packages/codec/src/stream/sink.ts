@@ -20,7 +20,8 @@ export interface Sink {
  */
 async function fileSink(path: string): Promise<Sink> {
   const temporary = join(dirname(path), `.${basename(path)}.${randomUUID()}.partial`);
-  const handle = await open(temporary, 'wx');
+  // Decrypted plaintext is readable by its owner only, whatever the umask (as the spill file).
+  const handle = await open(temporary, 'wx', 0o600);
   const writer = new BatchedFileWriter(handle);
   let closed = false;
   const close = async () => {

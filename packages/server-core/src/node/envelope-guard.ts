@@ -1,4 +1,4 @@
-import { JweHttpError, tooLarge } from '../errors.js';
+import { tooLarge } from '../errors.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -136,13 +136,4 @@ export class EnvelopeGuard {
     }
     if (typeof kid === 'string') await this.limits.checkKid(kid);
   }
-}
-
-export function unknownKid(kid: string): JweHttpError {
-  return new JweHttpError(
-    400,
-    'jwe.kid.unknown',
-    'ERR_KEY_UNKNOWN',
-    `No key is configured for kid ${JSON.stringify(kid.slice(0, 64))}: encrypt with a key this server knows.`,
-  );
 }

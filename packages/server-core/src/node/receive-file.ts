@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { join, resolve } from 'node:path';
-import { ALG, type ByteSource, decryptFileStream, ENC } from '@jwe-transport/codec';
+import { join } from 'node:path';
+import { ALG, type ByteSource, decryptFileStream, ENC, isJweError } from '@jwe-transport/codec';
 import { type JweTraceContext, kidNotingResolver, traceOpen } from '@jwe-transport/codec/diagnostics';
-import { requestAborted, toHttpError } from '../errors.js';
+import { isJweHttpError, requestAborted, toHttpError, unknownKid, uploadInvalid } from '../errors.js';
 import type { JweServer, Opened } from '../jwe-server.js';
 import { recordingResolver } from '../keys.js';
 import { parseLimit, type SizeLimit } from '../limit.js';
 import { type HeaderValue, refuseEarly, streamChunks } from '../read-body.js';
-import { EnvelopeGuard, unknownKid } from './envelope-guard.js';
+import { noteKid, sealAfterAuthentication } from '../refusal.js';
+import { EnvelopeGuard } from './envelope-guard.js';
+import { chooseMimeType, readHead } from './file-head.js';
+import { privateFolder } from './private-folder.js';
 
+/** The default largest upload, for every adapter and every kind of upload. */
 export const DEFAULT_UPLOAD_LIMIT = '10mb';
 
 export interface ReceiveFileOptions {
-  /** Folder the file is written to (created by you; the spill file, if any, goes there too). */
+  /** Folder the upload goes into: a private 0700 folder is made inside it, and the 0600 file (and any spill file) goes there. */
   dest: string;
   /** Largest envelope, in bytes or as `'500mb'`. Default `'10mb'`. */
   limit?: SizeLimit;
@@ -42,6 +46,11 @@ export interface UploadHeaders {
   contentLength?: HeaderValue;
 }
 
+/** Invalid payloads are the same `upload.invalid` on disk as in memory. */
+export function filePayloadShape(field: string): string {
+  return `The decrypted body must be {"${field}": "<standard base64 of the file>"}.`;
+}
+
 async function* guarded(source: ByteSource, guard: EnvelopeGuard): AsyncGenerator<Uint8Array> {
   const iterator = (
     Symbol.asyncIterator in source
@@ -53,8 +62,8 @@ async function* guarded(source: ByteSource, guard: EnvelopeGuard): AsyncGenerato
       let step: IteratorResult<Uint8Array>;
       try {
         step = await iterator.next();
-      } catch {
-        throw requestAborted();
+      } catch (error) {
+        throw isJweHttpError(error) ? error : requestAborted();
       }
       if (step.done) return;
       await guard.feed(step.value);
@@ -68,16 +77,17 @@ async function* guarded(source: ByteSource, guard: EnvelopeGuard): AsyncGenerato
 }
 
 /**
- * Streams an encrypted `{"file": "<base64>"}` envelope from `source` to a new file in `dest`,
- * in constant memory. Resolves only after the tag has verified; on any failure (tampering, a
- * client that goes away, a limit) no file is left behind and the promise rejects with a
- * `JweHttpError`.
+ * Streams an encrypted `{"file": "<base64>"}` envelope from `source` to a new 0600 file in a
+ * private folder inside `dest`, in constant memory. Resolves only after the tag has verified; on
+ * any failure (tampering, a client that goes away, a limit) no file is left behind and the
+ * promise rejects with a `JweHttpError`.
  */
 export function receiveEncryptedFile(
   server: JweServer,
   source: ByteSource,
   options: ReceiveFileOptions,
   headers: UploadHeaders = {},
+  fieldName = 'file',
 ): Promise<ReceivedUpload> {
   // `jwe-transport:open` (side server) for streamed uploads too; the envelope's size is not counted.
   return traceOpen(
@@ -85,7 +95,7 @@ export function receiveEncryptedFile(
     undefined,
     (trace) => {
       if (trace) trace.streamed = true;
-      return receive(server, source, options, headers, trace);
+      return receive(server, source, options, headers, fieldName, trace);
     },
     (upload) => ({ kid: upload.info.kid, plaintextBytes: upload.file.size }),
   );
@@ -96,13 +106,11 @@ async function receive(
   source: ByteSource,
   options: ReceiveFileOptions,
   headers: UploadHeaders,
+  fieldName: string,
   trace: JweTraceContext | undefined,
 ): Promise<ReceivedUpload> {
   const limit = parseLimit(options.limit ?? DEFAULT_UPLOAD_LIMIT, 'upload "limit"');
   const maxSpill = options.maxSpill === undefined ? limit : parseLimit(options.maxSpill, 'upload "maxSpill"');
-  const destination = resolve(options.dest);
-  const filename = randomUUID();
-  const path = join(destination, filename);
   const resolver = server.options.resolver;
   const recorder = recordingResolver(resolver);
   const guard = new EnvelopeGuard({
@@ -114,6 +122,9 @@ async function receive(
   });
   try {
     refuseEarly(headers.contentEncoding, headers.contentLength, limit);
+    const destination = await privateFolder(options.dest);
+    const filename = randomUUID();
+    const path = join(destination, filename);
     const readable =
       typeof (source as ReadableStream).getReader === 'function'
         ? streamChunks(source as ReadableStream<Uint8Array>)
@@ -131,8 +142,8 @@ async function receive(
     return {
       ...opened,
       file: {
-        fieldname: 'file',
-        mimetype: 'application/octet-stream',
+        fieldname: fieldName,
+        mimetype: chooseMimeType(undefined, await readHead(path)),
         size: result.bytes,
         destination,
         filename,
@@ -140,6 +151,14 @@ async function receive(
       },
     };
   } catch (error) {
-    throw toHttpError(error);
+    // The codec refuses a payload that is not {"file": ...} only once the tag verified.
+    const payload =
+      isJweError(error) &&
+      error.code === 'ERR_JWE_INVALID' &&
+      /decrypted payload|The "file" member/.test(error.message);
+    const failure = payload ? uploadInvalid(filePayloadShape(fieldName)) : toHttpError(error);
+    noteKid(failure, recorder.asked);
+    if (payload) sealAfterAuthentication(server, failure, recorder);
+    throw failure;
   }
 }

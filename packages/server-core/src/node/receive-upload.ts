@@ -1,18 +1,21 @@
-import { randomUUID } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { isEncryptedHeader } from '../encryption-header.js';
-import { tooLarge, uploadInvalid } from '../errors.js';
+import { uploadInvalid } from '../errors.js';
 import { fileFromPayload } from '../file-payload.js';
 import type { JweServer, Opened } from '../jwe-server.js';
 import { parseLimit, type SizeLimit } from '../limit.js';
-import { readRequestBody, refuseEarly } from '../read-body.js';
+import { readAll, refuseEarly, streamChunks } from '../read-body.js';
+import { noteKid, rememberOpened } from '../refusal.js';
+import { SNIFF_BYTES } from '../sniff.js';
+import { chooseMimeType } from './file-head.js';
+import type { JweFile } from './jwe-file.js';
+import { receiveMultipart } from './multipart.js';
 import { DEFAULT_UPLOAD_LIMIT, receiveEncryptedFile } from './receive-file.js';
 
 export interface UploadOptions {
   /**
-   * Folder for uploaded files. Encrypted uploads stream there in constant memory and appear
-   * only after their tag verified. Without it, files are kept in memory (small files only).
+   * Folder for uploaded files: a private 0700 folder is made inside it, and each file is 0600
+   * there. Encrypted uploads stream there in constant memory and appear only after their tag
+   * verified; multipart ones stream there too. Without it, files are kept in memory (small files only).
    */
   dest?: string;
   /** Largest upload body, in bytes or as `'500mb'`. Default `'10mb'`. */
@@ -24,104 +27,148 @@ export interface UploadOptions {
 }
 
 /** The uploaded file, shaped like multer's `req.file`. */
-export interface UploadedFile {
-  fieldname: string;
-  /** The client's file name; multipart only. */
-  originalname?: string;
-  /** The type the client declared (multipart), or `application/octet-stream`. */
-  mimetype: string;
-  size: number;
-  /** The bytes, without `dest`. */
-  buffer?: Uint8Array;
-  /** With `dest`: the folder, the file's name in it, and the full path. */
-  destination?: string;
-  filename?: string;
-  path?: string;
+export type UploadedFile = JweFile;
+
+/** An upload as any server hands it over: its headers (lower-case names) and its body's bytes. */
+export interface UploadInput {
+  headers: Record<string, string | string[] | undefined>;
+  body: AsyncIterable<Uint8Array> | undefined;
 }
 
-async function store(dest: string | undefined, bytes: Uint8Array) {
-  if (dest === undefined) return { buffer: bytes };
-  const destination = resolve(dest);
-  const filename = randomUUID();
-  const path = join(destination, filename);
-  await writeFile(path, bytes, { flag: 'wx', mode: 0o600 });
-  return { destination, filename, path };
+export interface ReceivedUploadResult extends Opened {
+  file: UploadedFile;
+  /** A multipart form's text fields (none for encrypted uploads). */
+  fields: Record<string, string>;
 }
 
-async function receiveMultipart(
-  request: Request,
-  fieldName: string,
-  limit: number,
-  dest: string | undefined,
-) {
-  if (!/^\s*multipart\/form-data\s*;/i.test(request.headers.get('content-type') ?? '')) {
-    throw uploadInvalid(
-      `Send the file as multipart/form-data in the field "${fieldName}", or as an encrypted ` +
-        `{"${fieldName}": "<base64>"} envelope with "X-Encryption: JWE".`,
-    );
+async function* emptyBody(): AsyncGenerator<Uint8Array> {}
+
+const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(', ') : value);
+
+/** The settings every upload route resolves once. */
+export interface ResolvedUpload {
+  dest: string | undefined;
+  limit: number;
+  maxSpill: SizeLimit | undefined;
+  fieldName: string;
+}
+
+export function resolveUpload(options: UploadOptions): ResolvedUpload {
+  const fieldName = options.fieldName ?? 'file';
+  if (typeof fieldName !== 'string' || fieldName === '') {
+    throw new TypeError('jwe upload: "fieldName" must be a non-empty string.');
   }
-  // The Web form parser holds the whole body, so the limit is checked on the bytes first.
-  const body = await readRequestBody(request, limit);
-  const form = await new Response(body as Uint8Array<ArrayBuffer>, { headers: request.headers })
-    .formData()
-    .catch(() => {
-      throw uploadInvalid('The multipart body could not be read.');
-    });
-  const part = form.get(fieldName);
-  if (typeof part !== 'object' || part === null) {
-    throw uploadInvalid(`The multipart body has no file in the field "${fieldName}".`);
-  }
-  const bytes = new Uint8Array(await part.arrayBuffer());
-  if (bytes.length > limit) throw tooLarge(limit, bytes.length, 'The uploaded file');
   return {
-    fieldname: fieldName,
-    originalname: part.name,
-    mimetype: part.type || 'application/octet-stream',
-    size: bytes.length,
-    ...(await store(dest, bytes)),
+    dest: options.dest,
+    limit: parseLimit(options.limit ?? DEFAULT_UPLOAD_LIMIT, 'jwe upload: "limit"'),
+    maxSpill: options.maxSpill,
+    fieldName,
+  };
+}
+
+/** The one message for a plain upload that is not multipart. */
+export function notAnUpload(fieldName: string) {
+  return uploadInvalid(
+    `Send the file as multipart/form-data in the field "${fieldName}", or as an encrypted ` +
+      `{"${fieldName}": "<base64>"} envelope with "X-Encryption: JWE".`,
+  );
+}
+
+/** An encrypted upload already read into memory: opened, and its file taken from the payload. */
+export async function openFileEnvelope(
+  server: JweServer,
+  envelope: Uint8Array,
+  fieldName: string,
+): Promise<Opened & { file: UploadedFile }> {
+  const opened = await server.openEnvelope(envelope);
+  let bytes: Uint8Array;
+  try {
+    bytes = fileFromPayload(opened.plaintext, fieldName, server.options.strictJson);
+  } catch (error) {
+    // Authenticated: the refusal is sealed like any other answer.
+    rememberOpened(error, opened);
+    noteKid(error, opened.info.kid);
+    throw error;
+  }
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return {
+    info: opened.info,
+    responseKey: opened.responseKey,
+    file: {
+      fieldname: fieldName,
+      mimetype: chooseMimeType(undefined, buffer.subarray(0, SNIFF_BYTES)),
+      size: buffer.length,
+      buffer,
+    },
   };
 }
 
 /**
- * An upload from a Web `Request`: an encrypted `{"file": "<base64>"}` envelope (streamed to
- * `dest` when set, tag checked before this resolves) or a plain multipart form. Failures are
- * `JweHttpError`s; nothing is left on disk after one.
+ * The one upload path of every adapter: an encrypted `{"file": "<base64>"}` envelope (streamed
+ * to `dest` when set, tag checked before this resolves, else read into memory) or a plain
+ * multipart form (streamed to `dest`, else kept in memory), in bounded memory either way.
+ * Failures are `JweHttpError`s with the same codes whatever the storage; nothing is left on disk.
  */
+export async function receiveUploadFrom(
+  server: JweServer,
+  input: UploadInput,
+  upload: ResolvedUpload,
+): Promise<ReceivedUploadResult> {
+  const { headers } = input;
+  const encrypted = isEncryptedHeader(headers['x-encryption']);
+  const contentEncoding = single(headers['content-encoding']);
+  const contentLength = single(headers['content-length']);
+  if (!encrypted) {
+    const opened = await server.openPlain(true);
+    if (!/^\s*multipart\/form-data\s*;/i.test(single(headers['content-type']) ?? '')) {
+      throw notAnUpload(upload.fieldName);
+    }
+    refuseEarly(contentEncoding, contentLength, upload.limit);
+    const received = await receiveMultipart(input.body ?? emptyBody(), headers, {
+      limit: upload.limit,
+      fieldName: upload.fieldName,
+      dest: upload.dest,
+    });
+    return { ...opened, ...received };
+  }
+  if (input.body === undefined) throw uploadInvalid('The encrypted upload has no body.');
+  if (upload.dest !== undefined) {
+    const received = await receiveEncryptedFile(
+      server,
+      input.body,
+      {
+        dest: upload.dest,
+        limit: upload.limit,
+        ...(upload.maxSpill === undefined ? {} : { maxSpill: upload.maxSpill }),
+      },
+      { contentEncoding, contentLength },
+      upload.fieldName,
+    );
+    return { ...received, fields: {} };
+  }
+  refuseEarly(contentEncoding, contentLength, upload.limit);
+  const opened = await openFileEnvelope(server, await readAll(input.body, upload.limit), upload.fieldName);
+  return { ...opened, fields: {} };
+}
+
+/** The headers of a Web `Request`, as `receiveUploadFrom` takes them. */
+export function headersOf(request: Request): Record<string, string> {
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return headers;
+}
+
+/** `receiveUploadFrom` for a Web `Request`. */
 export async function receiveUpload(
   server: JweServer,
   request: Request,
   options: UploadOptions = {},
-): Promise<Opened & { file: UploadedFile }> {
-  const fieldName = options.fieldName ?? 'file';
-  const limit = parseLimit(options.limit ?? DEFAULT_UPLOAD_LIMIT, 'upload "limit"');
-  const encrypted = isEncryptedHeader(request.headers.get('x-encryption'));
-  if (!encrypted || request.body === null) {
-    if (encrypted) throw uploadInvalid('The encrypted upload has no body.');
-    const opened = await server.openPlain(true);
-    return { ...opened, file: await receiveMultipart(request, fieldName, limit, options.dest) };
-  }
-  if (options.dest !== undefined) {
-    const upload = await receiveEncryptedFile(
-      server,
-      request.body,
-      {
-        dest: options.dest,
-        limit,
-        ...(options.maxSpill === undefined ? {} : { maxSpill: options.maxSpill }),
-      },
-      {
-        contentEncoding: request.headers.get('content-encoding'),
-        contentLength: request.headers.get('content-length'),
-      },
-    );
-    return { ...upload, file: { ...upload.file, fieldname: fieldName } };
-  }
-  refuseEarly(request.headers.get('content-encoding'), request.headers.get('content-length'), limit);
-  const opened = await server.openEnvelope(await readRequestBody(request, limit));
-  const bytes = fileFromPayload(opened.plaintext, fieldName, server.options.strictJson);
-  return {
-    info: opened.info,
-    responseKey: opened.responseKey,
-    file: { fieldname: fieldName, mimetype: 'application/octet-stream', size: bytes.length, buffer: bytes },
-  };
+): Promise<ReceivedUploadResult> {
+  return receiveUploadFrom(
+    server,
+    { headers: headersOf(request), body: request.body === null ? undefined : streamChunks(request.body) },
+    resolveUpload(options),
+  );
 }

@@ -28,12 +28,26 @@ export const webAdapter: ConformanceAdapter = {
       },
       { ...shared, limit: setup.limit },
     );
-    const disk = withJweUpload((_request, file) => Response.json({ size: file.size, path: file.path }), {
-      ...shared,
-      ...setup.upload,
-    });
+    const disk = withJweUpload(
+      (_request, file) =>
+        Response.json({
+          size: file.size,
+          path: file.path,
+          mimetype: file.mimetype,
+          originalname: file.originalname ?? null,
+        }),
+      {
+        ...shared,
+        ...setup.upload,
+      },
+    );
     const memory = withJweUpload(
-      (_request, file) => Response.json({ size: file.size, sha256: sha256(file.buffer ?? new Uint8Array()) }),
+      (_request, file) =>
+        Response.json({
+          size: file.size,
+          sha256: sha256(file.buffer ?? new Uint8Array()),
+          mimetype: file.mimetype,
+        }),
       { ...shared, limit: setup.memoryUpload.limit },
     );
     return serveFetch((request) => {
