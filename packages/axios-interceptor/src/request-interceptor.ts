@@ -3,8 +3,8 @@ import axios, { type InternalAxiosRequestConfig } from 'axios';
 import { toFetchHeaders } from './axios-headers.js';
 import { CALL_STATE, type CallState, type ConfigWithState } from './call-state.js';
 import type { Platform } from './platform.js';
+import { alreadyRead, marker, noteRead, type Original, recall, replay, wasRead } from './replay.js';
 
-const keep = <T>(data: T): T => data;
 const ABSOLUTE_URL = /^([a-z][a-z\d+\-.]*:)?\/\//i;
 
 /**
@@ -18,6 +18,10 @@ function requestUrl(config: InternalAxiosRequestConfig): string {
     ABSOLUTE_URL.test(path) && (config as { allowAbsoluteUrls?: boolean }).allowAbsoluteUrls !== false;
   if (!config.baseURL || absolute) return path;
   return path ? `${config.baseURL.replace(/\/?\/$/, '')}/${path.replace(/^\/+/, '')}` : config.baseURL;
+}
+
+function isWebStream(data: unknown): boolean {
+  return typeof ReadableStream !== 'undefined' && data instanceof ReadableStream;
 }
 
 function isPlainJson(data: unknown): boolean {
@@ -78,6 +82,9 @@ async function sealData(
  */
 export function requestInterceptor(client: JweClient, platform: Platform, owner: object) {
   return async function sealRequest(config: InternalAxiosRequestConfig): Promise<InternalAxiosRequestConfig> {
+    // A retry or replay of a config this library sealed: back to the caller's data, sealed afresh.
+    const replayed = recall(config);
+    if (replayed) replay(config, replayed);
     const call = (config as { jwe?: JweCallOptions }).jwe;
     const url = requestUrl(config);
     const method = (config.method ?? 'get').toUpperCase();
@@ -90,14 +97,28 @@ export function requestInterceptor(client: JweClient, platform: Platform, owner:
         ? { seal: true, responses: client.options.responses }
         : await client.plan({ url, method, headers: headers() }, call);
     if (plan.responses === 'never' && !plan.seal) return config;
+    const settings = config as { maxRedirects?: number; transport?: unknown };
+    const original: Original = {
+      data: config.data,
+      contentType: config.headers.get('Content-Type') ?? undefined,
+      responseType: config.responseType,
+      transformRequest: config.transformRequest,
+      transformResponse: config.transformResponse,
+      maxRedirects: settings.maxRedirects,
+      transport: settings.transport,
+      oneShot: platform.streamSource(config.data) !== undefined || isWebStream(config.data),
+    };
 
     const state: CallState = {
       owner,
+      original,
       context: { method, url, sealed: false, mode: plan.responses },
       responseType: config.responseType,
       transformResponse: config.transformResponse,
     };
     if (plan.seal && config.data !== undefined && config.data !== null) {
+      if (wasRead(config.data)) throw alreadyRead();
+      noteRead(original);
       const sealed = await sealData(client, config.data, headers, platform);
       if (typeof sealed === 'string' || sealed.kind !== 'empty') {
         config.data =
@@ -110,15 +131,15 @@ export function requestInterceptor(client: JweClient, platform: Platform, owner:
         config.headers.setContentType('application/json');
         config.headers.delete('Content-Length');
         // The envelope is final: a transform (axios's own included) must not touch it.
-        config.transformRequest = [keep];
+        config.transformRequest = [marker(original)];
         state.context.sealed = true;
       }
     }
     if (plan.responses !== 'never') {
       config.responseType = 'arraybuffer';
-      config.transformResponse = [keep];
-      (config as ConfigWithState)[CALL_STATE] = state;
+      config.transformResponse = [marker(original)];
     }
+    if (plan.responses !== 'never' || state.context.sealed) (config as ConfigWithState)[CALL_STATE] = state;
     return config;
   };
 }
