@@ -1,6 +1,4 @@
-import { backendName, decrypt, encrypt, encryptSync, isJweError } from '@jwe-transport/codec';
-import { asEnvelope } from './envelope-detect.js';
-import { requestKey } from './keys.js';
+import { backendName, encryptSync } from '@jwe-transport/codec';
 import type { HeaderView } from './media-type.js';
 import { type OpenedBody, type ResponseContext, type ResponseHead, ResponseOpener } from './open-response.js';
 import {
@@ -12,7 +10,6 @@ import {
   resolveClientOptions,
 } from './options.js';
 import { BodySealer, type SealableBody, type SealedBody } from './seal-body.js';
-import { envelopeHeaders } from './sealed-headers.js';
 
 /** What one call does, after the client's options and the call's own switch are combined. */
 export interface CallPlan {
@@ -46,11 +43,6 @@ export interface JweClient {
    * resolver, or the WebCrypto build). For serializers that cannot wait, such as ky's `stringifyJson`.
    */
   sealJsonSync(text: string): string | undefined;
-  /**
-   * For retries: the same plaintext sealed again under a fresh IV. `envelope` must be one this
-   * client sealed; anything else is returned as it is (never wrapped twice).
-   */
-  reseal(envelope: string | Uint8Array, headers?: HeadersInit): Promise<SealedBody>;
   /** Whether a response's body must be read to apply the response policy. */
   needsBody(head: { status: number; headers: HeaderView }, context: ResponseContext): boolean;
   /** Decrypts a body already read (axios, undici); throws `JweResponseError` when it fails closed. */
@@ -103,23 +95,6 @@ export function createJweClient(options: JweClientOptions): JweClient {
     sealJsonSync(text) {
       if (!syncSealing) return undefined;
       return JSON.stringify(encryptSync(text, staticKey!, kidOption));
-    },
-    async reseal(envelope, headers) {
-      const bytes = typeof envelope === 'string' ? new TextEncoder().encode(envelope) : envelope;
-      // Not an envelope at all: a plaintext that still has to be sealed, never sent as it is.
-      if (asEnvelope(bytes) === undefined) return sealer.sealJson(bytes, headers);
-      const key = await requestKey(resolved);
-      let plaintext: Uint8Array;
-      try {
-        plaintext = await decrypt(bytes, key, { missingProtected: resolved.missingProtected });
-      } catch (error) {
-        if (!isJweError(error)) throw error;
-        // The caller's own envelope under another key: it goes out as the caller made it.
-        const body = new TextDecoder().decode(bytes);
-        return { kind: 'buffered', payload: 'json', headers: envelopeHeaders(headers), body };
-      }
-      const body = JSON.stringify(await encrypt(plaintext, key, kidOption));
-      return { kind: 'buffered', payload: 'json', headers: envelopeHeaders(headers), body };
     },
     needsBody: (head, context) => opener.needsBody(head, context),
     openBody: (body, head, context) => opener.openBody(body, head, context),

@@ -11,6 +11,7 @@ import { sealJsonInline } from './inline-json.js';
 import { OpeningHandler } from './opening-handler.js';
 import { readWhenSmall, sealDispatchBody, utf8Text } from './request-body.js';
 import { fromHeaders, toHeaders } from './request-headers.js';
+import { isSealedByUs, markSealed } from './sealed-mark.js';
 
 export interface JweInterceptorOptions extends Omit<JweClientOptions, 'origins'> {
   /**
@@ -73,7 +74,7 @@ async function dispatchSealed(
     const inline = text === undefined ? undefined : sealJsonInline(client, { ...opts, body: text });
     if (inline !== undefined) {
       context.sealed = true;
-      dispatch(inline, new OpeningHandler(handler, client, context));
+      dispatch(markSealed(inline), new OpeningHandler(handler, client, context));
       return;
     }
   }
@@ -88,7 +89,7 @@ async function dispatchSealed(
       ? sealed.body
       : Readable.fromWeb(sealed.body as import('node:stream/web').ReadableStream<Uint8Array>);
   dispatch(
-    { ...opts, body, headers: fromHeaders(sealed.headers) },
+    markSealed({ ...opts, body, headers: fromHeaders(sealed.headers) }),
     new OpeningHandler(handler, client, context),
   );
 }
@@ -118,7 +119,13 @@ export function jweInterceptor(options: JweInterceptorOptions): Dispatcher.Dispa
   return (dispatch) =>
     function jweDispatch(opts, handler) {
       const origin = originOf(opts.origin);
-      if (origin === undefined || !origins.has(origin) || opts.upgrade || opts.method === 'CONNECT') {
+      if (
+        origin === undefined ||
+        !origins.has(origin) ||
+        opts.upgrade ||
+        opts.method === 'CONNECT' ||
+        isSealedByUs(opts)
+      ) {
         return dispatch(opts, handler);
       }
       const url = origin + opts.path;
@@ -130,7 +137,7 @@ export function jweInterceptor(options: JweInterceptorOptions): Dispatcher.Dispa
           sealed: true,
           mode: client.options.responses,
         };
-        return dispatch(inline, new OpeningHandler(handler, client, context));
+        return dispatch(markSealed(inline), new OpeningHandler(handler, client, context));
       }
       dispatchSealed(client, dispatch, opts, handler, url).catch((error: unknown) => {
         handler.onResponseError?.(DETACHED, error instanceof Error ? error : new Error(String(error)));

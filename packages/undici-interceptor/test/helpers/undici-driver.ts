@@ -80,13 +80,11 @@ export function undiciDrivers(label: string, undici: Undici): ClientDriver[] {
     {
       name: `${label} fetch()`,
       // undici's retry interceptor cannot send a fetch body twice (fetch always streams it).
-      retryModes: ['interceptors.retry'],
+      retryModes: [],
       create(options) {
-        const { agent, dispatcher: d1 } = compose(options, false);
-        const r = compose(options, true);
+        const { agent, dispatcher } = compose(options, false);
         return {
-          async post(url, body, call) {
-            const dispatcher = call?.retry ? r.dispatcher : d1;
+          async post(url, body) {
             const response = await undici.fetch(url, {
               method: 'POST',
               dispatcher,
