@@ -9,7 +9,7 @@ import {
   type ResponseMode,
   resolveClientOptions,
 } from './options.js';
-import { BodySealer, type SealableBody, type SealedBody } from './seal-body.js';
+import { BodySealer, type SealableBody, type SealCallOptions, type SealedBody } from './seal-body.js';
 
 /** What one call does, after the client's options and the call's own switch are combined. */
 export interface CallPlan {
@@ -32,8 +32,11 @@ export interface JweClient {
   responseMode(url: string | URL, call?: JweCallOptions): ResponseMode;
   /** What to do with one call: origins, the per-call switch, then the `encrypt` filter. */
   plan(request: RequestHead, call?: JweCallOptions): Promise<CallPlan>;
-  /** Seals a body (see `BodySealer.seal`); `kind: 'empty'` when there is none. */
-  seal(body: SealableBody, headers?: HeadersInit): Promise<SealedBody>;
+  /**
+   * Seals a body (see `BodySealer.seal`); `kind: 'empty'` when there is none. `call.onProgress`
+   * reports a file's plaintext bytes as the envelope is produced (the file is then streamed).
+   */
+  seal(body: SealableBody, headers?: HeadersInit, call?: SealCallOptions): Promise<SealedBody>;
   /** Seals JSON text as it is. */
   sealJson(text: string | Uint8Array, headers?: HeadersInit): Promise<SealedBody>;
   /** True when {@link sealJsonSync} can seal (a static key and the Node build of the codec). */
@@ -90,7 +93,7 @@ export function createJweClient(options: JweClientOptions): JweClient {
       if (seal && resolved.encrypt !== 'all') seal = await resolved.encrypt(request);
       return { seal, responses };
     },
-    seal: (body, headers) => sealer.seal(body, headers),
+    seal: (body, headers, call) => sealer.seal(body, headers, call),
     sealJson: (text, headers) => sealer.sealJson(text, headers),
     sealJsonSync(text) {
       if (!syncSealing) return undefined;

@@ -43,5 +43,6 @@ export {
   type ResolvedClientOptions,
   type ResponseMode,
 } from './options.js';
+export type { UploadProgress, UploadProgressListener } from './progress.js';
 export { readBody } from './read-body.js';
-export { canStream, type SealableBody, type SealedBody } from './seal-body.js';
+export { canStream, type SealableBody, type SealCallOptions, type SealedBody } from './seal-body.js';

@@ -5,6 +5,8 @@ import {
   type JweClient,
   type JweClientOptions,
   type ResponseContext,
+  type UploadProgress,
+  type UploadProgressListener,
 } from '@jwe-transport/client-core';
 import type { Dispatcher } from 'undici';
 import { sealJsonInline } from './inline-json.js';
@@ -20,6 +22,32 @@ export interface JweInterceptorOptions extends Omit<JweClientOptions, 'origins'>
    * makes, and requests to any other origin pass through untouched.
    */
   origins: readonly (string | URL)[];
+  /**
+   * Upload progress of every sealed file upload, in plaintext bytes of the file, with the request
+   * it belongs to (`undici.request()` also takes an `onUploadProgress` option per call). A file is
+   * then sealed as a stream whatever its size. JSON bodies report nothing; there is no download
+   * progress (an answer is opened only once its tag verifies).
+   */
+  onUploadProgress?: (progress: UploadProgress, request: { method: string; url: string }) => void;
+}
+
+/** `undici.request(url, { onUploadProgress })`: request() hands unknown options to the dispatcher. */
+type WithProgress = Dispatcher.DispatchOptions & { onUploadProgress?: unknown };
+
+function listenerFor(
+  options: JweInterceptorOptions,
+  opts: WithProgress,
+  url: string,
+): UploadProgressListener | undefined {
+  const own = opts.onUploadProgress;
+  if (own !== undefined && typeof own !== 'function') {
+    throw new TypeError('jweInterceptor: "onUploadProgress" must be a function (progress) => void.');
+  }
+  if (typeof own === 'function') return own as UploadProgressListener;
+  const shared = options.onUploadProgress;
+  if (shared === undefined) return undefined;
+  const request = { method: opts.method, url };
+  return (progress) => shared(progress, request);
 }
 
 function originOf(origin: Dispatcher.DispatchOptions['origin']): string | undefined {
@@ -58,6 +86,7 @@ async function dispatchSealed(
   opts: Dispatcher.DispatchOptions,
   handler: Dispatcher.DispatchHandler,
   url: string,
+  onProgress: UploadProgressListener | undefined,
 ): Promise<void> {
   const headers = toHeaders(opts.headers);
   const plan = await planOf(client, url, opts.method, headers);
@@ -67,7 +96,7 @@ async function dispatchSealed(
     return;
   }
   const small = await readWhenSmall(opts.body, headers, client.options.streamThreshold);
-  if (small !== undefined) {
+  if (small !== undefined && onProgress === undefined) {
     opts = { ...opts, body: small };
     // What fetch sends as a string arrives here as bytes: JSON text takes the synchronous path too.
     const text = utf8Text(small);
@@ -78,7 +107,7 @@ async function dispatchSealed(
       return;
     }
   }
-  const sealed = await sealDispatchBody(opts.body, headers, client);
+  const sealed = await sealDispatchBody(small ?? opts.body, headers, client, onProgress);
   if (sealed.kind === 'empty') {
     dispatch(opts, new OpeningHandler(handler, client, context));
     return;
@@ -129,6 +158,18 @@ export function jweInterceptor(options: JweInterceptorOptions): Dispatcher.Dispa
         return dispatch(opts, handler);
       }
       const url = origin + opts.path;
+      let onProgress: UploadProgressListener | undefined;
+      try {
+        onProgress = listenerFor(options, opts as WithProgress, url);
+      } catch (error) {
+        handler.onResponseError?.(DETACHED, error as Error);
+        return true;
+      }
+      if (onProgress !== undefined) {
+        // The option is this interceptor's: the dispatchers below never see it.
+        const { onUploadProgress: _taken, ...rest } = opts as WithProgress;
+        opts = rest;
+      }
       const inline = sealJsonInline(client, opts);
       if (inline !== undefined) {
         const context: ResponseContext = {
@@ -139,7 +180,7 @@ export function jweInterceptor(options: JweInterceptorOptions): Dispatcher.Dispa
         };
         return dispatch(markSealed(inline), new OpeningHandler(handler, client, context));
       }
-      dispatchSealed(client, dispatch, opts, handler, url).catch((error: unknown) => {
+      dispatchSealed(client, dispatch, opts, handler, url, onProgress).catch((error: unknown) => {
         handler.onResponseError?.(DETACHED, error instanceof Error ? error : new Error(String(error)));
       });
       return true;
