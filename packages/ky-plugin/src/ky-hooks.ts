@@ -12,6 +12,7 @@ import {
   type SealedBody,
   saysJwe,
   sendSealedStream,
+  type UploadProgressListener,
 } from '@jwe-transport/client-core';
 import { isJweError } from '@jwe-transport/codec';
 import { type HookArguments, hookArguments, type KyOptionsView } from './hook-arguments.js';
@@ -72,6 +73,27 @@ function retryHeaders(attempt: Request, plaintext: Plaintext): Headers {
   return headers;
 }
 
+/** ky's `onUploadProgress` callback, as ky 1.x and 2.x both call it. */
+type KyProgress = (
+  progress: { percent: number; transferredBytes: number; totalBytes: number },
+  chunk: Uint8Array,
+) => void;
+
+/**
+ * The caller's `onUploadProgress`, fed with the file's plaintext bytes as they are sealed. The
+ * plugin then sends the sealed file itself (as it does large files), so ky's own counting, which
+ * would see the envelope, never runs.
+ */
+function progressOf(options: KyOptionsView): UploadProgressListener | undefined {
+  const callback = (options as { onUploadProgress?: unknown }).onUploadProgress;
+  if (typeof callback !== 'function') return undefined;
+  return ({ loaded, total }, chunk) =>
+    (callback as KyProgress)(
+      { percent: total ? loaded / total : 0, transferredBytes: loaded, totalBytes: total ?? loaded },
+      chunk,
+    );
+}
+
 function callOf(options: KyOptionsView): JweCallOptions | undefined {
   return (options.context as { jwe?: JweCallOptions } | undefined)?.jwe;
 }
@@ -96,6 +118,10 @@ async function bodyToSeal({ request, options }: HookArguments): Promise<Sealable
   if (typeof original === 'string' && isJsonMediaType(contentType)) return original;
   // A Blob (a file on disk, say) is sealed from the Blob itself: large ones stream, never read whole.
   if (typeof Blob !== 'undefined' && original instanceof Blob && !saysJwe(request.headers)) return original;
+  // Bytes too: reading them back from the request would run ky's own upload progress over them.
+  if ((original instanceof ArrayBuffer || ArrayBuffer.isView(original)) && !saysJwe(request.headers)) {
+    return original as ArrayBuffer | ArrayBufferView<ArrayBuffer>;
+  }
   return request.body === null ? null : new Uint8Array(await request.arrayBuffer());
 }
 
@@ -241,13 +267,14 @@ export function jwe(options: JweOptions): JweKyOptions {
     try {
       // ky 1.x runs this hook again on a retry, with the envelope it sent: seal the plaintext anew.
       const earlier = recall(kyOptions);
+      const progress = { onProgress: progressOf(kyOptions) };
       if (earlier === undefined) {
         const plaintext = { body: await bodyToSeal(view), headers: new Headers(request.headers) };
         remember(kyOptions, plaintext);
-        sealed = await client.seal(plaintext.body, plaintext.headers);
+        sealed = await client.seal(plaintext.body, plaintext.headers, progress);
       } else {
         retireBody(request);
-        sealed = await client.seal(earlier.body, retryHeaders(request, earlier));
+        sealed = await client.seal(earlier.body, retryHeaders(request, earlier), progress);
       }
     } catch (error) {
       retireBody(request);
