@@ -23,6 +23,7 @@ export interface Original {
   transformResponse: InternalAxiosRequestConfig['transformResponse'];
   maxRedirects: number | undefined;
   transport: unknown;
+  onUploadProgress: InternalAxiosRequestConfig['onUploadProgress'];
   /** A caller's stream: it was read once, and cannot be sealed again. */
   oneShot: boolean;
 }
@@ -79,7 +80,9 @@ export function putBack(config: InternalAxiosRequestConfig, original: Original):
     transformResponse?: unknown;
     maxRedirects?: number | undefined;
     transport?: unknown;
+    onUploadProgress?: unknown;
   };
+  settings.onUploadProgress = original.onUploadProgress;
   settings.responseType = original.responseType;
   settings.transformRequest = original.transformRequest;
   settings.transformResponse = original.transformResponse;

@@ -1,5 +1,11 @@
-import type { JweCallOptions, JweClient, SealedBody } from '@jwe-transport/client-core';
-import axios, { type InternalAxiosRequestConfig } from 'axios';
+import type {
+  JweCallOptions,
+  JweClient,
+  SealedBody,
+  UploadProgress,
+  UploadProgressListener,
+} from '@jwe-transport/client-core';
+import axios, { type AxiosProgressEvent, type InternalAxiosRequestConfig } from 'axios';
 import { toFetchHeaders } from './axios-headers.js';
 import { CALL_STATE, type CallState, type ConfigWithState } from './call-state.js';
 import type { Platform } from './platform.js';
@@ -59,12 +65,54 @@ function streamedUpload(
   return platform.uploadBody(body, name);
 }
 
+/**
+ * The caller's `onUploadProgress` in plaintext terms. A file is sealed as a stream with a
+ * listener that notes how much of it the sealer has read; axios's own events (about the envelope,
+ * at axios's throttled cadence) are passed on with that count, and the file's size as the total.
+ */
+function plaintextProgress(config: InternalAxiosRequestConfig) {
+  const callback = config.onUploadProgress;
+  if (typeof callback !== 'function') return undefined;
+  let read: UploadProgress | undefined;
+  let reported = -1;
+  const onUploadProgress = (event: AxiosProgressEvent) => {
+    if (read === undefined || read.loaded === reported) return;
+    const { loaded, total } = read;
+    const bytes = loaded - Math.max(reported, 0);
+    reported = loaded;
+    // axios's own events leave out what they do not know, as this one does for a stream's total.
+    const plain: AxiosProgressEvent = {
+      ...event,
+      loaded,
+      bytes,
+      lengthComputable: total !== undefined,
+      upload: true,
+    };
+    delete plain.rate;
+    delete plain.estimated;
+    delete plain.total;
+    delete plain.progress;
+    if (total !== undefined) {
+      plain.total = total;
+      plain.progress = total ? loaded / total : 1;
+    }
+    callback(plain);
+  };
+  return {
+    listener: ((progress) => {
+      read = progress;
+    }) satisfies UploadProgressListener,
+    onUploadProgress,
+  };
+}
+
 /** What to send instead of `data`; `string` when the core sealed JSON synchronously. */
 async function sealData(
   client: JweClient,
   data: unknown,
   headers: () => Headers,
   platform: Platform,
+  onProgress: UploadProgressListener | undefined,
 ): Promise<SealedBody | string> {
   // Plain objects are what axios would JSON.stringify; seal that text instead.
   if (isPlainJson(data)) {
@@ -72,8 +120,8 @@ async function sealData(
     return client.sealJsonSync(text) ?? client.sealJson(text, headers());
   }
   const stream = platform.streamSource(data);
-  if (stream !== undefined) return client.seal(stream, headers());
-  return client.seal(data as Parameters<JweClient['seal']>[0], headers());
+  if (stream !== undefined) return client.seal(stream, headers(), { onProgress });
+  return client.seal(data as Parameters<JweClient['seal']>[0], headers(), { onProgress });
 }
 
 /**
@@ -106,6 +154,7 @@ export function requestInterceptor(client: JweClient, platform: Platform, owner:
       transformResponse: config.transformResponse,
       maxRedirects: settings.maxRedirects,
       transport: settings.transport,
+      onUploadProgress: config.onUploadProgress,
       oneShot: platform.streamSource(config.data) !== undefined || isWebStream(config.data),
     };
 
@@ -119,7 +168,8 @@ export function requestInterceptor(client: JweClient, platform: Platform, owner:
     if (plan.seal && config.data !== undefined && config.data !== null) {
       if (wasRead(config.data)) throw alreadyRead();
       noteRead(original);
-      const sealed = await sealData(client, config.data, headers, platform);
+      const progress = plaintextProgress(config);
+      const sealed = await sealData(client, config.data, headers, platform, progress?.listener);
       if (typeof sealed === 'string' || sealed.kind !== 'empty') {
         config.data =
           typeof sealed === 'string'
@@ -130,6 +180,9 @@ export function requestInterceptor(client: JweClient, platform: Platform, owner:
         config.headers.set('X-Encryption', 'JWE');
         config.headers.setContentType('application/json');
         config.headers.delete('Content-Length');
+        if (progress && typeof sealed !== 'string' && sealed.kind === 'streamed') {
+          config.onUploadProgress = progress.onUploadProgress;
+        }
         // The envelope is final: a transform (axios's own included) must not touch it.
         config.transformRequest = [marker(original)];
         state.context.sealed = true;
