@@ -1,4 +1,4 @@
-import type { ResponseContext } from '@jwe-transport/client-core';
+import type { ResponseContext } from '@jwe-transport/client-core/adapter';
 import type { AxiosRequestConfig, AxiosResponseTransformer } from 'axios';
 import type { Original } from './replay.js';
 

@@ -1,4 +1,4 @@
-import { JweRequestError } from '@jwe-transport/client-core';
+import { JweRequestError } from '@jwe-transport/client-core/adapter';
 import type { InternalAxiosRequestConfig } from 'axios';
 
 /*

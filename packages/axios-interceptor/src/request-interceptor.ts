@@ -4,7 +4,7 @@ import type {
   SealedBody,
   UploadProgress,
   UploadProgressListener,
-} from '@jwe-transport/client-core';
+} from '@jwe-transport/client-core/adapter';
 import axios, { type AxiosProgressEvent, type InternalAxiosRequestConfig } from 'axios';
 import { toFetchHeaders } from './axios-headers.js';
 import { CALL_STATE, type CallState, type ConfigWithState } from './call-state.js';

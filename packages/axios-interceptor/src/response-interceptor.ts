@@ -1,4 +1,4 @@
-import { DECRYPTED_HEADER, type JweClient, markDecryptedHeaders } from '@jwe-transport/client-core';
+import { DECRYPTED_HEADER, type JweClient, markDecryptedHeaders } from '@jwe-transport/client-core/adapter';
 import { type AxiosResponse, isAxiosError } from 'axios';
 import { AxiosHeaderView } from './axios-headers.js';
 import { type CallState, stateOf } from './call-state.js';

@@ -13,7 +13,7 @@ import {
   saysJwe,
   sendSealedStream,
   type UploadProgressListener,
-} from '@jwe-transport/client-core';
+} from '@jwe-transport/client-core/adapter';
 import { isJweError } from '@jwe-transport/codec';
 import { type HookArguments, hookArguments, type KyOptionsView } from './hook-arguments.js';
 import { checkKyOptions, type JweOptions } from './options.js';

@@ -1,4 +1,4 @@
-import type { JweClient } from '@jwe-transport/client-core';
+import type { JweClient } from '@jwe-transport/client-core/adapter';
 
 /*
  * ky turns the `json` option into the body text with `stringifyJson` and builds its Request from

@@ -7,7 +7,7 @@ import {
   type ResponseContext,
   type UploadProgress,
   type UploadProgressListener,
-} from '@jwe-transport/client-core';
+} from '@jwe-transport/client-core/adapter';
 import type { Dispatcher } from 'undici';
 import { sealJsonInline } from './inline-json.js';
 import { OpeningHandler } from './opening-handler.js';

@@ -4,7 +4,7 @@ import {
   JweRequestError,
   type SealedBody,
   type UploadProgressListener,
-} from '@jwe-transport/client-core';
+} from '@jwe-transport/client-core/adapter';
 import { boundaryOf, filePartStream, firstFilePart } from './multipart-file.js';
 
 type DispatchBody = unknown;

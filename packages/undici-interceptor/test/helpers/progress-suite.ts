@@ -58,7 +58,8 @@ export function progressSuite(SIZE: number): void {
       const response = await undici.fetch(`${server.url}/progress-fetch`, {
         method: 'POST',
         dispatcher,
-        body: await openAsBlob(file.path),
+        // node:fs's Blob is the global Blob; undici's types name another.
+        body: (await openAsBlob(file.path)) as unknown as import('undici').BodyInit,
       });
       expect(response.status).toBe(200);
       await response.arrayBuffer();
