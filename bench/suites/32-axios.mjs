@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { compareClientsAndByHand, PAYLOAD, SHARED_KEY, startEchoServer } from './jwe-echo-server.mjs';
 import { report } from './lib.mjs';
+import { PROGRESS_KEY, progressRows } from './upload-progress.mjs';
 
 const require = createRequire(new URL('../../packages/axios-interceptor/package.json', import.meta.url));
 const axios = require('axios');
@@ -47,6 +48,15 @@ try {
       })),
     );
   }
+  // A sealed 64 MiB upload, progress on vs off, through the http adapter: the cost of reporting
+  // plaintext bytes to onUploadProgress (the sink answers plain JSON, so the client accepts it).
+  const uploads = axios.create({ adapter: 'http', maxBodyLength: Infinity });
+  useJwe(uploads, { key: PROGRESS_KEY, plainResponses: 'accept' });
+  rows.push(
+    ...(await progressRows(`axios ${version}, http adapter`, (url, file, onUploadProgress) =>
+      uploads.post(`${url}/upload`, file, onUploadProgress ? { onUploadProgress } : {}),
+    )),
+  );
   report('axios interceptor vs plain axios (1 KiB JSON round trips, local node:http server)', rows);
 } finally {
   server.stop();
