@@ -2,7 +2,6 @@ import type {
   JweCallOptions,
   JweClient,
   SealedBody,
-  UploadProgress,
   UploadProgressListener,
 } from '@jwe-transport/client-core/adapter';
 import axios, { type AxiosProgressEvent, type InternalAxiosRequestConfig } from 'axios';
@@ -65,45 +64,41 @@ function streamedUpload(
   return platform.uploadBody(body, name);
 }
 
+/** axios throttles its own progress events to three a second; these follow the same cadence. */
+const PROGRESS_INTERVAL_MS = 1000 / 3;
+
 /**
  * The caller's `onUploadProgress` in plaintext terms. A file is sealed as a stream with a
- * listener that notes how much of it the sealer has read; axios's own events (about the envelope,
- * at axios's throttled cadence) are passed on with that count, and the file's size as the total.
+ * listener that counts how much of it the sealer has read (as fast as the socket takes the
+ * envelope); the caller's callback gets that count and the file's size, at most three times a
+ * second like axios's own events, and once more at the end. axios's own progress stream, which
+ * would count envelope bytes, is not set up at all: its callback is taken off the config (and put
+ * back with the rest of it once the answer is handled).
  */
 function plaintextProgress(config: InternalAxiosRequestConfig) {
   const callback = config.onUploadProgress;
   if (typeof callback !== 'function') return undefined;
-  let read: UploadProgress | undefined;
-  let reported = -1;
-  const onUploadProgress = (event: AxiosProgressEvent) => {
-    if (read === undefined || read.loaded === reported) return;
-    const { loaded, total } = read;
-    const bytes = loaded - Math.max(reported, 0);
-    reported = loaded;
-    // axios's own events leave out what they do not know, as this one does for a stream's total.
-    const plain: AxiosProgressEvent = {
-      ...event,
+  let reported = 0;
+  let reportedAt = Number.NEGATIVE_INFINITY;
+  const listener: UploadProgressListener = ({ loaded, total }) => {
+    const now = Date.now();
+    const last = loaded === total;
+    if (!last && now - reportedAt < PROGRESS_INTERVAL_MS) return;
+    const event: AxiosProgressEvent = {
       loaded,
-      bytes,
+      bytes: loaded - reported,
       lengthComputable: total !== undefined,
       upload: true,
     };
-    delete plain.rate;
-    delete plain.estimated;
-    delete plain.total;
-    delete plain.progress;
     if (total !== undefined) {
-      plain.total = total;
-      plain.progress = total ? loaded / total : 1;
+      event.total = total;
+      event.progress = total ? loaded / total : 1;
     }
-    callback(plain);
+    reported = loaded;
+    reportedAt = now;
+    callback(event);
   };
-  return {
-    listener: ((progress) => {
-      read = progress;
-    }) satisfies UploadProgressListener,
-    onUploadProgress,
-  };
+  return { listener };
 }
 
 /** What to send instead of `data`; `string` when the core sealed JSON synchronously. */
@@ -180,9 +175,8 @@ export function requestInterceptor(client: JweClient, platform: Platform, owner:
         config.headers.set('X-Encryption', 'JWE');
         config.headers.setContentType('application/json');
         config.headers.delete('Content-Length');
-        if (progress && typeof sealed !== 'string' && sealed.kind === 'streamed') {
-          config.onUploadProgress = progress.onUploadProgress;
-        }
+        if (progress && typeof sealed !== 'string' && sealed.payload === 'file')
+          delete config.onUploadProgress;
         // The envelope is final: a transform (axios's own included) must not touch it.
         config.transformRequest = [marker(original)];
         state.context.sealed = true;
