@@ -57,6 +57,20 @@ try {
       uploads.post(`${url}/upload`, file, onUploadProgress ? { onUploadProgress } : {}),
     )),
   );
+  // What onUploadProgress costs axios itself (its throttled progress stream), with no sealing:
+  // the same file streamed plain, so the row above can be read apart from axios's own cost.
+  const { Readable } = await import('node:stream');
+  const plainUploads = axios.create({ adapter: 'http', maxBodyLength: Infinity });
+  const [plainRow] = await progressRows(
+    `plain axios ${version}, http adapter (no sealing)`,
+    (url, file, onUploadProgress) =>
+      plainUploads.post(
+        `${url}/upload`,
+        Readable.fromWeb(file.stream()),
+        onUploadProgress ? { onUploadProgress } : {},
+      ),
+  );
+  rows.push({ ...plainRow, case: plainRow.case.replace('sealed ', ''), target: 'reference', met: undefined });
   report('axios interceptor vs plain axios (1 KiB JSON round trips, local node:http server)', rows);
 } finally {
   server.stop();
