@@ -1,4 +1,4 @@
-import type { HeaderEditor, HeaderView } from '@jwe-transport/client-core';
+import type { HeaderEditor, HeaderView } from '@jwe-transport/client-core/adapter';
 import { AxiosHeaders, type RawAxiosHeaders } from 'axios';
 
 /** What this package reads and edits on an `AxiosHeaders` (an instance from any copy of axios). */

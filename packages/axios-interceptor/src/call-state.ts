@@ -1,5 +1,6 @@
-import type { ResponseContext } from '@jwe-transport/client-core';
+import type { ResponseContext } from '@jwe-transport/client-core/adapter';
 import type { AxiosRequestConfig, AxiosResponseTransformer } from 'axios';
+import type { Original } from './replay.js';
 
 /**
  * What the request interceptor changed on a call's config, so the response interceptor can open
@@ -9,6 +10,8 @@ import type { AxiosRequestConfig, AxiosResponseTransformer } from 'axios';
 export interface CallState {
   /** Which `useJwe` installation this call belongs to (several may share an instance). */
   owner: object;
+  /** The config as the caller made it, put back once the answer is handled (see replay.ts). */
+  original: Original;
   context: ResponseContext;
   responseType: AxiosRequestConfig['responseType'];
   transformResponse: AxiosResponseTransformer | AxiosResponseTransformer[] | undefined;

@@ -1,6 +1,6 @@
 import http, { type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import https from 'node:https';
-import { keepEarlyAnswers } from '@jwe-transport/client-core';
+import { keepEarlyAnswers } from '@jwe-transport/client-core/adapter';
 
 /** What axios's http adapter calls a `transport`: something with node:http's `request`. */
 export interface AxiosTransport {

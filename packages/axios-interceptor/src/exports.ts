@@ -7,5 +7,5 @@ export {
   type JweRequestErrorCode,
   JweResponseError,
   type JweResponseErrorCode,
-} from '@jwe-transport/client-core';
+} from '@jwe-transport/client-core/adapter';
 export type { JweAxiosOptions } from './use-jwe.js';

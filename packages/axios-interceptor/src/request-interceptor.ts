@@ -1,10 +1,15 @@
-import type { JweCallOptions, JweClient, SealedBody } from '@jwe-transport/client-core';
-import axios, { type InternalAxiosRequestConfig } from 'axios';
+import type {
+  JweCallOptions,
+  JweClient,
+  SealedBody,
+  UploadProgressListener,
+} from '@jwe-transport/client-core/adapter';
+import axios, { type AxiosProgressEvent, type InternalAxiosRequestConfig } from 'axios';
 import { toFetchHeaders } from './axios-headers.js';
 import { CALL_STATE, type CallState, type ConfigWithState } from './call-state.js';
 import type { Platform } from './platform.js';
+import { alreadyRead, marker, noteRead, type Original, recall, replay, wasRead } from './replay.js';
 
-const keep = <T>(data: T): T => data;
 const ABSOLUTE_URL = /^([a-z][a-z\d+\-.]*:)?\/\//i;
 
 /**
@@ -18,6 +23,10 @@ function requestUrl(config: InternalAxiosRequestConfig): string {
     ABSOLUTE_URL.test(path) && (config as { allowAbsoluteUrls?: boolean }).allowAbsoluteUrls !== false;
   if (!config.baseURL || absolute) return path;
   return path ? `${config.baseURL.replace(/\/?\/$/, '')}/${path.replace(/^\/+/, '')}` : config.baseURL;
+}
+
+function isWebStream(data: unknown): boolean {
+  return typeof ReadableStream !== 'undefined' && data instanceof ReadableStream;
 }
 
 function isPlainJson(data: unknown): boolean {
@@ -55,12 +64,50 @@ function streamedUpload(
   return platform.uploadBody(body, name);
 }
 
+/** axios throttles its own progress events to three a second; these follow the same cadence. */
+const PROGRESS_INTERVAL_MS = 1000 / 3;
+
+/**
+ * The caller's `onUploadProgress` in plaintext terms. A file is sealed as a stream with a
+ * listener that counts how much of it the sealer has read (as fast as the socket takes the
+ * envelope); the caller's callback gets that count and the file's size, at most three times a
+ * second like axios's own events, and once more at the end. axios's own progress stream, which
+ * would count envelope bytes, is not set up at all: its callback is taken off the config (and put
+ * back with the rest of it once the answer is handled).
+ */
+function plaintextProgress(config: InternalAxiosRequestConfig) {
+  const callback = config.onUploadProgress;
+  if (typeof callback !== 'function') return undefined;
+  let reported = 0;
+  let reportedAt = Number.NEGATIVE_INFINITY;
+  const listener: UploadProgressListener = ({ loaded, total }) => {
+    const now = Date.now();
+    const last = loaded === total;
+    if (!last && now - reportedAt < PROGRESS_INTERVAL_MS) return;
+    const event: AxiosProgressEvent = {
+      loaded,
+      bytes: loaded - reported,
+      lengthComputable: total !== undefined,
+      upload: true,
+    };
+    if (total !== undefined) {
+      event.total = total;
+      event.progress = total ? loaded / total : 1;
+    }
+    reported = loaded;
+    reportedAt = now;
+    callback(event);
+  };
+  return { listener };
+}
+
 /** What to send instead of `data`; `string` when the core sealed JSON synchronously. */
 async function sealData(
   client: JweClient,
   data: unknown,
   headers: () => Headers,
   platform: Platform,
+  onProgress: UploadProgressListener | undefined,
 ): Promise<SealedBody | string> {
   // Plain objects are what axios would JSON.stringify; seal that text instead.
   if (isPlainJson(data)) {
@@ -68,8 +115,8 @@ async function sealData(
     return client.sealJsonSync(text) ?? client.sealJson(text, headers());
   }
   const stream = platform.streamSource(data);
-  if (stream !== undefined) return client.seal(stream, headers());
-  return client.seal(data as Parameters<JweClient['seal']>[0], headers());
+  if (stream !== undefined) return client.seal(stream, headers(), { onProgress });
+  return client.seal(data as Parameters<JweClient['seal']>[0], headers(), { onProgress });
 }
 
 /**
@@ -78,6 +125,9 @@ async function sealData(
  */
 export function requestInterceptor(client: JweClient, platform: Platform, owner: object) {
   return async function sealRequest(config: InternalAxiosRequestConfig): Promise<InternalAxiosRequestConfig> {
+    // A retry or replay of a config this library sealed: back to the caller's data, sealed afresh.
+    const replayed = recall(config);
+    if (replayed) replay(config, replayed);
     const call = (config as { jwe?: JweCallOptions }).jwe;
     const url = requestUrl(config);
     const method = (config.method ?? 'get').toUpperCase();
@@ -90,15 +140,31 @@ export function requestInterceptor(client: JweClient, platform: Platform, owner:
         ? { seal: true, responses: client.options.responses }
         : await client.plan({ url, method, headers: headers() }, call);
     if (plan.responses === 'never' && !plan.seal) return config;
+    const settings = config as { maxRedirects?: number; transport?: unknown };
+    const original: Original = {
+      data: config.data,
+      contentType: config.headers.get('Content-Type') ?? undefined,
+      responseType: config.responseType,
+      transformRequest: config.transformRequest,
+      transformResponse: config.transformResponse,
+      maxRedirects: settings.maxRedirects,
+      transport: settings.transport,
+      onUploadProgress: config.onUploadProgress,
+      oneShot: platform.streamSource(config.data) !== undefined || isWebStream(config.data),
+    };
 
     const state: CallState = {
       owner,
+      original,
       context: { method, url, sealed: false, mode: plan.responses },
       responseType: config.responseType,
       transformResponse: config.transformResponse,
     };
     if (plan.seal && config.data !== undefined && config.data !== null) {
-      const sealed = await sealData(client, config.data, headers, platform);
+      if (wasRead(config.data)) throw alreadyRead();
+      noteRead(original);
+      const progress = plaintextProgress(config);
+      const sealed = await sealData(client, config.data, headers, platform, progress?.listener);
       if (typeof sealed === 'string' || sealed.kind !== 'empty') {
         config.data =
           typeof sealed === 'string'
@@ -109,16 +175,18 @@ export function requestInterceptor(client: JweClient, platform: Platform, owner:
         config.headers.set('X-Encryption', 'JWE');
         config.headers.setContentType('application/json');
         config.headers.delete('Content-Length');
+        if (progress && typeof sealed !== 'string' && sealed.payload === 'file')
+          delete config.onUploadProgress;
         // The envelope is final: a transform (axios's own included) must not touch it.
-        config.transformRequest = [keep];
+        config.transformRequest = [marker(original)];
         state.context.sealed = true;
       }
     }
     if (plan.responses !== 'never') {
       config.responseType = 'arraybuffer';
-      config.transformResponse = [keep];
-      (config as ConfigWithState)[CALL_STATE] = state;
+      config.transformResponse = [marker(original)];
     }
+    if (plan.responses !== 'never' || state.context.sealed) (config as ConfigWithState)[CALL_STATE] = state;
     return config;
   };
 }

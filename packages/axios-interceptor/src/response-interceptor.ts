@@ -1,8 +1,9 @@
-import { DECRYPTED_HEADER, type JweClient, markDecryptedHeaders } from '@jwe-transport/client-core';
+import { DECRYPTED_HEADER, type JweClient, markDecryptedHeaders } from '@jwe-transport/client-core/adapter';
 import { type AxiosResponse, isAxiosError } from 'axios';
 import { AxiosHeaderView } from './axios-headers.js';
 import { type CallState, stateOf } from './call-state.js';
 import type { Platform } from './platform.js';
+import { putBack } from './replay.js';
 import { bytesOf, finishResponse } from './response-data.js';
 
 async function open(client: JweClient, response: AxiosResponse, state: CallState, platform: Platform) {
@@ -27,17 +28,30 @@ async function open(client: JweClient, response: AxiosResponse, state: CallState
 
 /** Opens 2xx answers (axios's fulfilled path) and error answers (`AxiosError.response`). */
 export function responseInterceptors(client: JweClient, platform: Platform, owner: object) {
+  // A retry made by an interceptor that runs before this one (axios-retry installed first) hands
+  // this interceptor the answer to the retried call, which this interceptor already opened.
+  const handled = new WeakSet<AxiosResponse>();
   return {
     async onFulfilled(response: AxiosResponse): Promise<AxiosResponse> {
       const state = stateOf(response.config, owner);
-      if (state !== undefined) await open(client, response, state, platform);
+      if (state === undefined || handled.has(response)) return response;
+      handled.add(response);
+      if (state.context.mode !== 'never') await open(client, response, state, platform);
+      putBack(response.config, state.original);
       return response;
     },
     async onRejected(error: unknown): Promise<never> {
-      if (isAxiosError(error) && error.response) {
-        const state = stateOf(error.response.config ?? error.config, owner);
-        if (state !== undefined) await open(client, error.response, state, platform);
-      }
+      if (!isAxiosError(error)) throw error;
+      const config = error.response?.config ?? error.config;
+      const state = stateOf(config, owner);
+      if (state === undefined || config === undefined) throw error;
+      if (error.response && handled.has(error.response)) throw error;
+      if (error.response) handled.add(error.response);
+      if (error.response && state.context.mode !== 'never')
+        await open(client, error.response, state, platform);
+      // error.config is now the caller's own call: sending it again seals it afresh.
+      putBack(config, state.original);
+      if (error.config && error.config !== config) putBack(error.config, state.original);
       throw error;
     },
   };

@@ -1,7 +1,5 @@
-import { backendName, decrypt, encrypt, encryptSync, isJweError } from '@jwe-transport/codec';
+import { backendName, encryptSync } from '@jwe-transport/codec';
 import { byteSize, type TraceFacts, traceSeal } from '@jwe-transport/codec/diagnostics';
-import { asEnvelope } from './envelope-detect.js';
-import { requestKey } from './keys.js';
 import type { HeaderView } from './media-type.js';
 import { type OpenedBody, type ResponseContext, type ResponseHead, ResponseOpener } from './open-response.js';
 import {
@@ -12,8 +10,7 @@ import {
   type ResponseMode,
   resolveClientOptions,
 } from './options.js';
-import { BodySealer, type SealableBody, type SealedBody } from './seal-body.js';
-import { envelopeHeaders } from './sealed-headers.js';
+import { BodySealer, type SealableBody, type SealCallOptions, type SealedBody } from './seal-body.js';
 
 /** What one call does, after the client's options and the call's own switch are combined. */
 export interface CallPlan {
@@ -36,8 +33,11 @@ export interface JweClient {
   responseMode(url: string | URL, call?: JweCallOptions): ResponseMode;
   /** What to do with one call: origins, the per-call switch, then the `encrypt` filter. */
   plan(request: RequestHead, call?: JweCallOptions): Promise<CallPlan>;
-  /** Seals a body (see `BodySealer.seal`); `kind: 'empty'` when there is none. */
-  seal(body: SealableBody, headers?: HeadersInit): Promise<SealedBody>;
+  /**
+   * Seals a body (see `BodySealer.seal`); `kind: 'empty'` when there is none. `call.onProgress`
+   * reports a file's plaintext bytes as the envelope is produced (the file is then streamed).
+   */
+  seal(body: SealableBody, headers?: HeadersInit, call?: SealCallOptions): Promise<SealedBody>;
   /** Seals JSON text as it is. */
   sealJson(text: string | Uint8Array, headers?: HeadersInit): Promise<SealedBody>;
   /** True when {@link sealJsonSync} can seal (a static key and the Node build of the codec). */
@@ -47,11 +47,6 @@ export interface JweClient {
    * resolver, or the WebCrypto build). For serializers that cannot wait, such as ky's `stringifyJson`.
    */
   sealJsonSync(text: string): string | undefined;
-  /**
-   * For retries: the same plaintext sealed again under a fresh IV. `envelope` must be one this
-   * client sealed; anything else is returned as it is (never wrapped twice).
-   */
-  reseal(envelope: string | Uint8Array, headers?: HeadersInit): Promise<SealedBody>;
   /** Whether a response's body must be read to apply the response policy. */
   needsBody(head: { status: number; headers: HeaderView }, context: ResponseContext): boolean;
   /** Decrypts a body already read (axios, undici); throws `JweResponseError` when it fails closed. */
@@ -100,10 +95,10 @@ export function createJweClient(options: JweClientOptions): JweClient {
       return { seal, responses };
     },
     // The places requests are sealed: `jwe-transport:seal` (side client); no body, no seal.
-    seal: (body, headers) =>
+    seal: (body, headers, call) =>
       body === null || body === undefined
-        ? sealer.seal(body, headers)
-        : traceSeal('client', resolved.kid, sizeable(body), () => sealer.seal(body, headers), sealedFacts),
+        ? sealer.seal(body, headers, call)
+        : traceSeal('client', resolved.kid, sizeable(body), () => sealer.seal(body, headers, call), sealedFacts),
     sealJson: (text, headers) =>
       traceSeal('client', resolved.kid, text, () => sealer.sealJson(text, headers), sealedFacts),
     sealJsonSync(text) {
@@ -116,30 +111,11 @@ export function createJweClient(options: JweClientOptions): JweClient {
         envelopeFacts,
       );
     },
-    reseal: (envelope, headers) =>
-      traceSeal('client', resolved.kid, undefined, () => reseal(envelope, headers), sealedFacts),
     needsBody: (head, context) => opener.needsBody(head, context),
     openBody: (body, head, context) => opener.openBody(body, head, context),
     openResponse: (response, context) => opener.openResponse(response, context),
   };
 
-  async function reseal(envelope: string | Uint8Array, headers?: HeadersInit): Promise<SealedBody> {
-    const bytes = typeof envelope === 'string' ? new TextEncoder().encode(envelope) : envelope;
-    // Not an envelope at all: a plaintext that still has to be sealed, never sent as it is.
-    if (asEnvelope(bytes) === undefined) return sealer.sealJson(bytes, headers);
-    const key = await requestKey(resolved);
-    let plaintext: Uint8Array;
-    try {
-      plaintext = await decrypt(bytes, key, { missingProtected: resolved.missingProtected });
-    } catch (error) {
-      if (!isJweError(error)) throw error;
-      // The caller's own envelope under another key: it goes out as the caller made it.
-      const body = new TextDecoder().decode(bytes);
-      return { kind: 'buffered', payload: 'json', headers: envelopeHeaders(headers), body };
-    }
-    const body = JSON.stringify(await encrypt(plaintext, key, kidOption));
-    return { kind: 'buffered', payload: 'json', headers: envelopeHeaders(headers), body };
-  }
 }
 
 /** The plaintext, for its size, where it is at hand (text, bytes); none for blobs, forms and streams. */

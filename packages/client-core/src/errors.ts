@@ -1,4 +1,4 @@
-import type { JweErrorCode } from '@jwe-transport/codec';
+import { type JweErrorCode, JweTransportError } from '@jwe-transport/codec';
 
 /** Why a request configured for encryption was not sent. Nothing left the client. */
 export type JweRequestErrorCode =
@@ -21,15 +21,14 @@ export type JweResponseErrorCode =
  * A request body that cannot go out encrypted; the request was not sent. `code` is stable;
  * `message` says what the body was and how to fix it; neither carries key material or plaintext.
  */
-export class JweRequestError extends Error {
-  readonly code: JweRequestErrorCode;
+export class JweRequestError extends JweTransportError {
+  declare readonly code: JweRequestErrorCode;
   /** Always `false`: this is the client's own refusal, not something to show an end user. */
   readonly expose = false;
 
   constructor(code: JweRequestErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, message, options);
     this.name = 'JweRequestError';
-    this.code = code;
   }
 }
 
@@ -38,8 +37,8 @@ export class JweRequestError extends Error {
  * been encrypted and was not. `status` and `response` describe what arrived (its body has been
  * read); `cause` is the codec's `JweError` when the codec refused the envelope.
  */
-export class JweResponseError extends Error {
-  readonly code: JweResponseErrorCode;
+export class JweResponseError extends JweTransportError {
+  declare readonly code: JweResponseErrorCode;
   /** The HTTP status of the response as it arrived. */
   readonly status: number;
   /** The response as it arrived: status and headers; the body has already been read. */
@@ -54,9 +53,8 @@ export class JweResponseError extends Error {
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, options);
     this.name = 'JweResponseError';
-    this.code = code;
     this.status = response.status;
     this.response = response;
   }
@@ -75,13 +73,13 @@ export function isJweResponseError(value: unknown): value is JweResponseError {
  * hung up without answering; an answer sent before hanging up is reported as that answer). `bytesSent` says how far it got;
  * `cause` is the HTTP client's own error (EPIPE, ECONNRESET).
  */
-export class JweUploadError extends Error {
-  readonly code = 'ERR_JWE_UPLOAD_INTERRUPTED';
+export class JweUploadError extends JweTransportError {
+  declare readonly code: 'ERR_JWE_UPLOAD_INTERRUPTED';
   readonly bytesSent: number;
   readonly expose = false;
 
   constructor(message: string, bytesSent: number, options?: { cause?: unknown }) {
-    super(message, options);
+    super('ERR_JWE_UPLOAD_INTERRUPTED', message, options);
     this.name = 'JweUploadError';
     this.bytesSent = bytesSent;
   }

@@ -1,6 +1,7 @@
 import { createJweClient, type JweClient } from './client.js';
 import { describeTarget } from './describe.js';
 import type { JweCallOptions, JweClientOptions } from './options.js';
+import type { UploadProgressListener } from './progress.js';
 import { readBody } from './read-body.js';
 import type { SealableBody, SealedBody } from './seal-body.js';
 import { connectionErrorCode, interrupted, TrackedUpload } from './upload.js';
@@ -8,6 +9,12 @@ import { connectionErrorCode, interrupted, TrackedUpload } from './upload.js';
 /** `RequestInit` plus this call's switch: `jwe: false` sends and reads the call untouched. */
 export interface JweRequestInit extends RequestInit {
   jwe?: JweCallOptions;
+  /**
+   * Upload progress of a file body, in plaintext bytes of the file (see `UploadProgress`). The file
+   * is then sealed as a stream whatever its size, so the call follows no redirect. JSON bodies
+   * report nothing. There is no download progress: an answer is opened only once its tag verifies.
+   */
+  onUploadProgress?: UploadProgressListener;
 }
 
 /** A fetch that seals requests and opens responses. */
@@ -98,7 +105,7 @@ export function createJweFetch(
   const client = isClient(options) ? options : createJweClient(options);
   const send: FetchImplementation = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
   return async (input, init = {}) => {
-    const { jwe: call, ...requestInit } = init;
+    const { jwe: call, onUploadProgress, ...requestInit } = init;
     const source = input instanceof Request ? input : undefined;
     const url = source ? source.url : String(input);
     const method = (requestInit.method ?? source?.method ?? 'GET').toUpperCase();
@@ -113,7 +120,7 @@ export function createJweFetch(
           : source
             ? await requestBody(source, headers)
             : null;
-      const out = await client.seal(body, headers);
+      const out = await client.seal(body, headers, { onProgress: onUploadProgress });
       if (out.kind !== 'empty') {
         sealed = true;
         const sendInit: RequestInit = {

@@ -1,20 +1,11 @@
 /**
- * `@jwe-transport/client-core`: what every jwe-transport HTTP client needs, with no HTTP library
- * behind it. Adapters (ky, undici, axios, fetch) are thin layers over {@link createJweClient}.
+ * `@jwe-transport/client-core`: the fetch wrapper that seals requests and opens responses, and
+ * what every jwe-transport client shares with its users: options, errors, `wasDecrypted`. The
+ * pieces an HTTP adapter is built from are in `@jwe-transport/client-core/adapter`.
  * @packageDocumentation
  */
 
-export { type CallPlan, createJweClient, type JweClient } from './client.js';
-export {
-  DECRYPTED_HEADER,
-  type DecryptionInfo,
-  decryptionInfo,
-  type HeaderEditor,
-  markDecryptedHeaders,
-  wasDecrypted,
-} from './decrypted-response.js';
-export { describeArrival, describeTarget } from './describe.js';
-export { asEnvelope } from './envelope-detect.js';
+export { DECRYPTED_HEADER, type DecryptionInfo, decryptionInfo, wasDecrypted } from './decrypted-response.js';
 export {
   isJweRequestError,
   isJweResponseError,
@@ -24,15 +15,7 @@ export {
   type JweResponseErrorCode,
   JweUploadError,
 } from './errors.js';
-export {
-  createJweFetch,
-  type FetchImplementation,
-  type JweFetch,
-  type JweRequestInit,
-  sendSealedStream,
-} from './fetch.js';
-export { type HeaderView, isJsonMediaType, isMultipartForm, saysJwe } from './media-type.js';
-export type { OpenedBody, ResponseContext, ResponseHead } from './open-response.js';
+export { createJweFetch, type FetchImplementation, type JweFetch, type JweRequestInit } from './fetch.js';
 export {
   DEFAULT_FILE_FIELD,
   DEFAULT_STREAM_THRESHOLD,
@@ -40,8 +23,6 @@ export {
   type JweClientOptions,
   type RequestFilter,
   type RequestHead,
-  type ResolvedClientOptions,
   type ResponseMode,
 } from './options.js';
-export { readBody } from './read-body.js';
-export { canStream, type SealableBody, type SealedBody } from './seal-body.js';
+export type { UploadProgress, UploadProgressListener } from './progress.js';

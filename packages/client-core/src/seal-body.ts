@@ -11,6 +11,7 @@ import { theOneFile } from './form.js';
 import { requestKey } from './keys.js';
 import { essence, isJsonMediaType, isMultipartForm } from './media-type.js';
 import type { ResolvedClientOptions } from './options.js';
+import { reportProgress, type UploadProgressListener } from './progress.js';
 import { envelopeHeaders } from './sealed-headers.js';
 import { watchWhileSent } from './sent-stream-watch.js';
 
@@ -28,6 +29,18 @@ export type SealedBody =
   | { kind: 'empty'; headers: Headers }
   | { kind: 'buffered'; payload: 'json' | 'file'; headers: Headers; body: string }
   | { kind: 'streamed'; payload: 'json' | 'file'; headers: Headers; body: ReadableStream<Uint8Array> };
+
+/** What one call adds to sealing its body. */
+export interface SealCallOptions {
+  /**
+   * Upload progress in plaintext bytes of the file. A file sealed with a listener is sealed as a
+   * stream at any size (where the codec can stream), since only a stream shows how far the upload
+   * got; JSON bodies report nothing.
+   */
+  onProgress?: UploadProgressListener | undefined;
+  /** The plaintext's size when the body is a stream whose length is known (a Content-Length). */
+  size?: number | undefined;
+}
 
 const utf8 = new TextEncoder();
 
@@ -76,22 +89,22 @@ export class BodySealer {
    * (FormData with one file in `fileField`, a Blob, bytes) as `{"file": "<base64>"}`. Throws
    * `JweRequestError` for anything else: a request configured for encryption never goes out plain.
    */
-  async seal(body: SealableBody, headers?: HeadersInit): Promise<SealedBody> {
+  async seal(body: SealableBody, headers?: HeadersInit, call: SealCallOptions = {}): Promise<SealedBody> {
     const given = new Headers(headers);
     if (body === null || body === undefined) return { kind: 'empty', headers: given };
     const contentType = given.get('content-type');
     if (typeof body === 'string') return this.#sealText(body, contentType, given);
     if (typeof FormData !== 'undefined' && body instanceof FormData) {
-      return this.#sealFile(theOneFile(body, this.#options.fileField), given);
+      return this.#sealFile(theOneFile(body, this.#options.fileField), given, call);
     }
     if (typeof Blob !== 'undefined' && body instanceof Blob) {
-      return this.#sealBinary(body, contentType ?? (body.type || null), given);
+      return this.#sealBinary(body, contentType ?? (body.type || null), given, call);
     }
     if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
-      return this.#sealBinary(asBytes(body), contentType, given);
+      return this.#sealBinary(asBytes(body), contentType, given, call);
     }
     if (typeof ReadableStream !== 'undefined' && body instanceof ReadableStream) {
-      return this.#sealStream(body as ReadableStream<Uint8Array>, contentType, given);
+      return this.#sealStream(body as ReadableStream<Uint8Array>, contentType, given, call);
     }
     if (typeof URLSearchParams !== 'undefined' && body instanceof URLSearchParams) {
       throw unsupported('URLSearchParams', contentType);
@@ -117,7 +130,12 @@ export class BodySealer {
     throw unsupported(`a ${utf8.encode(text).length}-byte string that is not JSON`, contentType);
   }
 
-  async #sealBinary(body: Blob | Uint8Array, contentType: string | null, headers: Headers) {
+  async #sealBinary(
+    body: Blob | Uint8Array,
+    contentType: string | null,
+    headers: Headers,
+    call: SealCallOptions,
+  ) {
     if (isJsonMediaType(contentType)) {
       return this.sealJson(body instanceof Blob ? new Uint8Array(await body.arrayBuffer()) : body, headers);
     }
@@ -127,41 +145,57 @@ export class BodySealer {
       const form = await new Response(body as Blob | Uint8Array<ArrayBuffer>, {
         headers: { 'content-type': contentType! },
       }).formData();
-      return this.#sealFile(theOneFile(form, this.#options.fileField), headers);
+      return this.#sealFile(theOneFile(form, this.#options.fileField), headers, call);
     }
     if (type.startsWith('text/')) {
       const text = new TextDecoder().decode(body instanceof Blob ? await body.arrayBuffer() : body);
       return this.#sealText(text, contentType, headers);
     }
     if (type === 'application/x-www-form-urlencoded') throw unsupported('a URL-encoded form', contentType);
-    return this.#sealFile(body, headers);
+    return this.#sealFile(body, headers, call);
   }
 
-  async #sealFile(file: Blob | Uint8Array, headers: Headers): Promise<SealedBody> {
+  async #sealFile(
+    file: Blob | Uint8Array,
+    headers: Headers,
+    call: SealCallOptions = {},
+  ): Promise<SealedBody> {
     const options = this.#options;
     const key = await requestKey(options);
     const sealedHeaders = envelopeHeaders(headers);
-    if (file instanceof Blob && canStream && file.size > options.streamThreshold) {
-      const body = watchWhileSent(encryptFileStream(file.stream(), key, kidOption(options)));
+    const { onProgress } = call;
+    const size = file instanceof Blob ? file.size : file.length;
+    if (canStream && (onProgress !== undefined || (file instanceof Blob && size > options.streamThreshold))) {
+      const blob = file instanceof Blob ? file : new Blob([file as Uint8Array<ArrayBuffer>]);
+      const source = onProgress ? reportProgress(blob.stream(), size, onProgress) : blob.stream();
+      const body = watchWhileSent(encryptFileStream(source, key, kidOption(options)));
       return { kind: 'streamed', payload: 'file', headers: sealedHeaders, body };
     }
     const bytes = file instanceof Blob ? new Uint8Array(await file.arrayBuffer()) : file;
     const envelope = await encryptFile(bytes, key, kidOption(options));
+    // Sealed in memory (the WebCrypto build): the whole file was read at once.
+    onProgress?.({ loaded: size, total: size }, bytes);
     return { kind: 'buffered', payload: 'file', headers: sealedHeaders, body: JSON.stringify(envelope) };
   }
 
-  async #sealStream(source: ReadableStream<Uint8Array>, contentType: string | null, headers: Headers) {
+  async #sealStream(
+    source: ReadableStream<Uint8Array>,
+    contentType: string | null,
+    headers: Headers,
+    call: SealCallOptions,
+  ) {
     const json = isJsonMediaType(contentType);
     if (!json && (isMultipartForm(contentType) || essence(contentType).startsWith('text/'))) {
       throw unsupported('a ReadableStream', contentType);
     }
     if (!canStream) {
       const bytes = new Uint8Array(await new Response(source).arrayBuffer());
-      return json ? this.sealJson(bytes, headers) : this.#sealFile(bytes, headers);
+      return json ? this.sealJson(bytes, headers) : this.#sealFile(bytes, headers, call);
     }
     const key: KeyInput = await requestKey(this.#options);
+    const counted = !json && call.onProgress ? reportProgress(source, call.size, call.onProgress) : source;
     const body = watchWhileSent(
-      (json ? encryptStream : encryptFileStream)(source, key, kidOption(this.#options)),
+      (json ? encryptStream : encryptFileStream)(counted, key, kidOption(this.#options)),
     );
     return {
       kind: 'streamed',

@@ -12,7 +12,8 @@ import {
   type SealedBody,
   saysJwe,
   sendSealedStream,
-} from '@jwe-transport/client-core';
+  type UploadProgressListener,
+} from '@jwe-transport/client-core/adapter';
 import { isJweError } from '@jwe-transport/codec';
 import { type HookArguments, hookArguments, type KyOptionsView } from './hook-arguments.js';
 import { checkKyOptions, type JweOptions } from './options.js';
@@ -47,6 +48,52 @@ export interface JweKyOptions {
 /** Where the init hook parks a form whose file is too large to hand to `new Request()`. */
 const DEFERRED_FORM = Symbol('jwe-transport deferred form');
 
+/** What a sealed call's body was before it was sealed: every attempt is sealed afresh from it. */
+interface Plaintext {
+  body: SealableBody;
+  headers: Headers;
+}
+
+/** ky's per-call `context` object: one per call, the same object on every attempt of it. */
+function callKey(options: KyOptionsView): object | undefined {
+  const { context } = options;
+  return typeof context === 'object' && context !== null ? context : undefined;
+}
+
+/**
+ * The headers to seal a retry under: the attempt's own (a hook may have refreshed a token since),
+ * with the caller's content type back in place of the envelope's.
+ */
+function retryHeaders(attempt: Request, plaintext: Plaintext): Headers {
+  const headers = new Headers(attempt.headers);
+  headers.delete('x-encryption');
+  const type = plaintext.headers.get('content-type');
+  if (type === null) headers.delete('content-type');
+  else headers.set('content-type', type);
+  return headers;
+}
+
+/** ky's `onUploadProgress` callback, as ky 1.x and 2.x both call it. */
+type KyProgress = (
+  progress: { percent: number; transferredBytes: number; totalBytes: number },
+  chunk: Uint8Array,
+) => void;
+
+/**
+ * The caller's `onUploadProgress`, fed with the file's plaintext bytes as they are sealed. The
+ * plugin then sends the sealed file itself (as it does large files), so ky's own counting, which
+ * would see the envelope, never runs.
+ */
+function progressOf(options: KyOptionsView): UploadProgressListener | undefined {
+  const callback = (options as { onUploadProgress?: unknown }).onUploadProgress;
+  if (typeof callback !== 'function') return undefined;
+  return ({ loaded, total }, chunk) =>
+    (callback as KyProgress)(
+      { percent: total ? loaded / total : 0, transferredBytes: loaded, totalBytes: total ?? loaded },
+      chunk,
+    );
+}
+
 function callOf(options: KyOptionsView): JweCallOptions | undefined {
   return (options.context as { jwe?: JweCallOptions } | undefined)?.jwe;
 }
@@ -71,6 +118,10 @@ async function bodyToSeal({ request, options }: HookArguments): Promise<Sealable
   if (typeof original === 'string' && isJsonMediaType(contentType)) return original;
   // A Blob (a file on disk, say) is sealed from the Blob itself: large ones stream, never read whole.
   if (typeof Blob !== 'undefined' && original instanceof Blob && !saysJwe(request.headers)) return original;
+  // Bytes too: reading them back from the request would run ky's own upload progress over them.
+  if ((original instanceof ArrayBuffer || ArrayBuffer.isView(original)) && !saysJwe(request.headers)) {
+    return original as ArrayBuffer | ArrayBufferView<ArrayBuffer>;
+  }
   return request.body === null ? null : new Uint8Array(await request.arrayBuffer());
 }
 
@@ -104,6 +155,18 @@ export function jwe(options: JweOptions): JweKyOptions {
   const sealer = jsonSealer(client, options.stringifyJson);
   // Requests whose envelope this plugin streamed itself; ky must not retry them.
   const streamedRequests = new WeakSet<Request>();
+  // The caller's body of each call this plugin sealed, by the call's ky context. A retry (ky 1.x
+  // runs beforeRequest again, ky 2.x runs beforeRetry) is known by this private record, never by
+  // what its body looks like, and is sealed afresh from the plaintext under a new IV.
+  const plaintexts = new WeakMap<object, Plaintext>();
+  const remember = (kyOptions: KyOptionsView, plaintext: Plaintext) => {
+    const key = callKey(kyOptions);
+    if (key !== undefined) plaintexts.set(key, plaintext);
+  };
+  const recall = (kyOptions: KyOptionsView) => {
+    const key = callKey(kyOptions);
+    return key === undefined ? undefined : plaintexts.get(key);
+  };
   // What beforeRequest decided for the request ky then hands to fetch (the same object).
   const plans = new WeakMap<Request, { sealed: boolean; mode: ResponseMode }>();
   const send: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -180,12 +243,14 @@ export function jwe(options: JweOptions): JweKyOptions {
     const { request, options: kyOptions } = view;
     assertOwnFetch(kyOptions);
     const call = callOf(kyOptions);
-    if (sealer?.claim(kyOptions.body)) {
+    const claimed = sealer?.claim(kyOptions.body);
+    if (claimed !== undefined) {
       const plan = await client.plan(request, call);
       if (!plan.seal) {
-        const plain = new Request(request, { body: await sealer.plaintextOf(kyOptions.body) });
+        const plain = new Request(request, { body: claimed });
         return planned(plain, false, call);
       }
+      remember(kyOptions, { body: claimed, headers: new Headers(request.headers) });
       // The body is already the envelope: only the headers change, and a Request's headers may.
       request.headers.set('x-encryption', 'JWE');
       planned(request, true, call);
@@ -200,11 +265,17 @@ export function jwe(options: JweOptions): JweKyOptions {
     }
     let sealed: SealedBody;
     try {
-      // ky 1.x runs this hook again on a retry, with the envelope it sent: seal its plaintext anew.
-      sealed =
-        saysJwe(request.headers) && request.body !== null
-          ? await client.reseal(new Uint8Array(await request.arrayBuffer()), request.headers)
-          : await client.seal(await bodyToSeal(view), request.headers);
+      // ky 1.x runs this hook again on a retry, with the envelope it sent: seal the plaintext anew.
+      const earlier = recall(kyOptions);
+      const progress = { onProgress: progressOf(kyOptions) };
+      if (earlier === undefined) {
+        const plaintext = { body: await bodyToSeal(view), headers: new Headers(request.headers) };
+        remember(kyOptions, plaintext);
+        sealed = await client.seal(plaintext.body, plaintext.headers, progress);
+      } else {
+        retireBody(request);
+        sealed = await client.seal(earlier.body, retryHeaders(request, earlier), progress);
+      }
     } catch (error) {
       retireBody(request);
       throw error;
@@ -229,11 +300,13 @@ export function jwe(options: JweOptions): JweKyOptions {
       throw error;
     // Its body was a one-shot stream: fail with the original error instead of retrying.
     if (streamedRequests.has(request)) throw error;
-    if (!saysJwe(request.headers) || request.body === null) return undefined;
     if (callOf(state.options ?? {}) === false) return undefined;
-    // ky 2.x resends its clone of the first attempt; seal the plaintext again under a fresh IV.
-    const sealed = await client.reseal(new Uint8Array(await request.arrayBuffer()), request.headers);
-    if (sealed.kind !== 'buffered') return undefined;
+    // ky 2.x resends its clone of the first attempt; seal the caller's plaintext again instead.
+    const plaintext = recall(state.options ?? {});
+    if (plaintext === undefined) return undefined;
+    const sealed = await client.seal(plaintext.body, retryHeaders(request, plaintext));
+    if (sealed.kind !== 'buffered') throw error;
+    retireBody(request);
     return planned(
       new Request(request, { headers: sealed.headers, body: sealed.body }),
       true,

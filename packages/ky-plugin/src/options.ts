@@ -1,4 +1,4 @@
-import type { JweClientOptions } from '@jwe-transport/client-core';
+import type { JweClientOptions } from '@jwe-transport/client-core/adapter';
 
 /** `jwe()`'s options: the client core's, plus two that only a ky hook needs. */
 export interface JweOptions extends JweClientOptions {

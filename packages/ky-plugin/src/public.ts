@@ -22,6 +22,6 @@ export {
   type RequestHead,
   type ResponseMode,
   wasDecrypted,
-} from '@jwe-transport/client-core';
+} from '@jwe-transport/client-core/adapter';
 export { type JweKyHook, type JweKyOptions, jwe } from './ky-hooks.js';
 export type { JweOptions } from './options.js';

@@ -1,5 +1,4 @@
-import type { JweClient } from '@jwe-transport/client-core';
-import { decrypt } from '@jwe-transport/codec';
+import type { JweClient } from '@jwe-transport/client-core/adapter';
 
 /*
  * ky turns the `json` option into the body text with `stringifyJson` and builds its Request from
@@ -14,10 +13,12 @@ const WAITING_LIMIT = 256;
 export interface JsonSealer {
   /** ky's `stringifyJson` option: the envelope text of the JSON text. */
   stringifyJson(data: unknown): string;
-  /** True, once, for a body that `stringifyJson` sealed and no hook has claimed yet. */
-  claim(body: unknown): body is string;
-  /** The JSON text inside a claimed body, for a call that must go out unencrypted after all. */
-  plaintextOf(body: string): Promise<string>;
+  /**
+   * The JSON text of a body that `stringifyJson` sealed and no hook has claimed yet (once), else
+   * `undefined`. The caller's plaintext stays with the call: a retry is sealed afresh from it, and
+   * a call that must go out unencrypted after all sends it.
+   */
+  claim(body: unknown): string | undefined;
 }
 
 /**
@@ -29,13 +30,17 @@ export function jsonSealer(
   stringify: (data: unknown) => string = JSON.stringify,
 ): JsonSealer | undefined {
   const { key, encrypt } = client.options;
+  interface Waiting {
+    envelope: string;
+    text: string;
+  }
   if (encrypt !== 'all' || typeof key === 'function' || !client.canSealSync) {
     return undefined;
   }
   // Envelope texts only: every one has a fresh IV, so none is ever mistaken for another call's body.
   // A ring searched newest first, not a Set: hashing each 1.4 KB text for a Set costs more than
   // the few comparisons a search makes, since a call's hook runs right after its body is sealed.
-  const waiting: (string | undefined)[] = new Array(WAITING_LIMIT).fill(undefined);
+  const waiting: (Waiting | undefined)[] = new Array(WAITING_LIMIT).fill(undefined);
   let newest = 0;
   return {
     stringifyJson(data) {
@@ -44,21 +49,19 @@ export function jsonSealer(
       if (typeof text !== 'string') return text;
       const envelope = client.sealJsonSync(text)!;
       newest = (newest + 1) % WAITING_LIMIT;
-      waiting[newest] = envelope;
+      waiting[newest] = { envelope, text };
       return envelope;
     },
-    claim(body): body is string {
-      if (typeof body !== 'string') return false;
+    claim(body) {
+      if (typeof body !== 'string') return undefined;
       for (let age = 0, slot = newest; age < WAITING_LIMIT; age++, slot = (slot || WAITING_LIMIT) - 1) {
-        if (waiting[slot] === body) {
+        const entry = waiting[slot];
+        if (entry?.envelope === body) {
           waiting[slot] = undefined;
-          return true;
+          return entry.text;
         }
       }
-      return false;
-    },
-    async plaintextOf(body) {
-      return new TextDecoder().decode(await decrypt(body, key));
+      return undefined;
     },
   };
 }

@@ -10,5 +10,5 @@ export {
   type JweRequestErrorCode,
   JweResponseError,
   type JweResponseErrorCode,
-} from '@jwe-transport/client-core';
+} from '@jwe-transport/client-core/adapter';
 export { type JweInterceptorOptions, jweInterceptor } from './interceptor.js';

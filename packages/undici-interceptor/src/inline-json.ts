@@ -1,4 +1,4 @@
-import { isJsonMediaType, type JweClient } from '@jwe-transport/client-core';
+import { isJsonMediaType, type JweClient } from '@jwe-transport/client-core/adapter';
 import type { Dispatcher } from 'undici';
 
 /** Request headers that describe the plaintext body, replaced for an envelope. */

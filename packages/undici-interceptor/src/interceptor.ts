@@ -5,12 +5,15 @@ import {
   type JweClient,
   type JweClientOptions,
   type ResponseContext,
-} from '@jwe-transport/client-core';
+  type UploadProgress,
+  type UploadProgressListener,
+} from '@jwe-transport/client-core/adapter';
 import type { Dispatcher } from 'undici';
 import { sealJsonInline } from './inline-json.js';
 import { OpeningHandler } from './opening-handler.js';
 import { readWhenSmall, sealDispatchBody, utf8Text } from './request-body.js';
 import { fromHeaders, toHeaders } from './request-headers.js';
+import { isSealedByUs, markSealed } from './sealed-mark.js';
 
 export interface JweInterceptorOptions extends Omit<JweClientOptions, 'origins'> {
   /**
@@ -19,6 +22,32 @@ export interface JweInterceptorOptions extends Omit<JweClientOptions, 'origins'>
    * makes, and requests to any other origin pass through untouched.
    */
   origins: readonly (string | URL)[];
+  /**
+   * Upload progress of every sealed file upload, in plaintext bytes of the file, with the request
+   * it belongs to (`undici.request()` also takes an `onUploadProgress` option per call). A file is
+   * then sealed as a stream whatever its size. JSON bodies report nothing; there is no download
+   * progress (an answer is opened only once its tag verifies).
+   */
+  onUploadProgress?: (progress: UploadProgress, request: { method: string; url: string }) => void;
+}
+
+/** `undici.request(url, { onUploadProgress })`: request() hands unknown options to the dispatcher. */
+type WithProgress = Dispatcher.DispatchOptions & { onUploadProgress?: unknown };
+
+function listenerFor(
+  options: JweInterceptorOptions,
+  opts: WithProgress,
+  url: string,
+): UploadProgressListener | undefined {
+  const own = opts.onUploadProgress;
+  if (own !== undefined && typeof own !== 'function') {
+    throw new TypeError('jweInterceptor: "onUploadProgress" must be a function (progress) => void.');
+  }
+  if (typeof own === 'function') return own as UploadProgressListener;
+  const shared = options.onUploadProgress;
+  if (shared === undefined) return undefined;
+  const request = { method: opts.method, url };
+  return (progress) => shared(progress, request);
 }
 
 function originOf(origin: Dispatcher.DispatchOptions['origin']): string | undefined {
@@ -57,6 +86,7 @@ async function dispatchSealed(
   opts: Dispatcher.DispatchOptions,
   handler: Dispatcher.DispatchHandler,
   url: string,
+  onProgress: UploadProgressListener | undefined,
 ): Promise<void> {
   const headers = toHeaders(opts.headers);
   const plan = await planOf(client, url, opts.method, headers);
@@ -66,18 +96,18 @@ async function dispatchSealed(
     return;
   }
   const small = await readWhenSmall(opts.body, headers, client.options.streamThreshold);
-  if (small !== undefined) {
+  if (small !== undefined && onProgress === undefined) {
     opts = { ...opts, body: small };
     // What fetch sends as a string arrives here as bytes: JSON text takes the synchronous path too.
     const text = utf8Text(small);
     const inline = text === undefined ? undefined : sealJsonInline(client, { ...opts, body: text });
     if (inline !== undefined) {
       context.sealed = true;
-      dispatch(inline, new OpeningHandler(handler, client, context));
+      dispatch(markSealed(inline), new OpeningHandler(handler, client, context));
       return;
     }
   }
-  const sealed = await sealDispatchBody(opts.body, headers, client);
+  const sealed = await sealDispatchBody(small ?? opts.body, headers, client, onProgress);
   if (sealed.kind === 'empty') {
     dispatch(opts, new OpeningHandler(handler, client, context));
     return;
@@ -88,7 +118,7 @@ async function dispatchSealed(
       ? sealed.body
       : Readable.fromWeb(sealed.body as import('node:stream/web').ReadableStream<Uint8Array>);
   dispatch(
-    { ...opts, body, headers: fromHeaders(sealed.headers) },
+    markSealed({ ...opts, body, headers: fromHeaders(sealed.headers) }),
     new OpeningHandler(handler, client, context),
   );
 }
@@ -118,10 +148,28 @@ export function jweInterceptor(options: JweInterceptorOptions): Dispatcher.Dispa
   return (dispatch) =>
     function jweDispatch(opts, handler) {
       const origin = originOf(opts.origin);
-      if (origin === undefined || !origins.has(origin) || opts.upgrade || opts.method === 'CONNECT') {
+      if (
+        origin === undefined ||
+        !origins.has(origin) ||
+        opts.upgrade ||
+        opts.method === 'CONNECT' ||
+        isSealedByUs(opts)
+      ) {
         return dispatch(opts, handler);
       }
       const url = origin + opts.path;
+      let onProgress: UploadProgressListener | undefined;
+      try {
+        onProgress = listenerFor(options, opts as WithProgress, url);
+      } catch (error) {
+        handler.onResponseError?.(DETACHED, error as Error);
+        return true;
+      }
+      if (onProgress !== undefined) {
+        // The option is this interceptor's: the dispatchers below never see it.
+        const { onUploadProgress: _taken, ...rest } = opts as WithProgress;
+        opts = rest;
+      }
       const inline = sealJsonInline(client, opts);
       if (inline !== undefined) {
         const context: ResponseContext = {
@@ -130,9 +178,9 @@ export function jweInterceptor(options: JweInterceptorOptions): Dispatcher.Dispa
           sealed: true,
           mode: client.options.responses,
         };
-        return dispatch(inline, new OpeningHandler(handler, client, context));
+        return dispatch(markSealed(inline), new OpeningHandler(handler, client, context));
       }
-      dispatchSealed(client, dispatch, opts, handler, url).catch((error: unknown) => {
+      dispatchSealed(client, dispatch, opts, handler, url, onProgress).catch((error: unknown) => {
         handler.onResponseError?.(DETACHED, error instanceof Error ? error : new Error(String(error)));
       });
       return true;

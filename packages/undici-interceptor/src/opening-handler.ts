@@ -4,7 +4,7 @@ import {
   type JweClient,
   markDecryptedHeaders,
   type ResponseContext,
-} from '@jwe-transport/client-core';
+} from '@jwe-transport/client-core/adapter';
 import type { Dispatcher } from 'undici';
 import { ForwardingController } from './controller.js';
 import { RecordHeaders } from './record-headers.js';

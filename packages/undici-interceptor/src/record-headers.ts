@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { HeaderEditor, HeaderView } from '@jwe-transport/client-core';
+import type { HeaderEditor, HeaderView } from '@jwe-transport/client-core/adapter';
 
 /**
  * undici's parsed header record, read and edited the way the client core reads fetch `Headers`,

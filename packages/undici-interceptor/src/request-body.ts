@@ -1,5 +1,10 @@
 import { Readable } from 'node:stream';
-import { type JweClient, JweRequestError, type SealedBody } from '@jwe-transport/client-core';
+import {
+  type JweClient,
+  JweRequestError,
+  type SealedBody,
+  type UploadProgressListener,
+} from '@jwe-transport/client-core/adapter';
 import { boundaryOf, filePartStream, firstFilePart } from './multipart-file.js';
 
 type DispatchBody = unknown;
@@ -71,13 +76,15 @@ export async function sealDispatchBody(
   body: DispatchBody,
   headers: Headers,
   client: JweClient,
+  onProgress?: UploadProgressListener,
 ): Promise<SealedBody> {
   const { options } = client;
+  const call = { onProgress };
   if (body === null || body === undefined) return client.seal(null, headers);
   if (typeof body === 'string') return client.seal(body, headers);
-  if (body instanceof Uint8Array) return client.seal(body as Uint8Array<ArrayBuffer>, headers);
-  if (isFormDataLike(body)) return client.seal(asGlobalFormData(body), headers);
-  if (body instanceof Blob) return client.seal(body, headers);
+  if (body instanceof Uint8Array) return client.seal(body as Uint8Array<ArrayBuffer>, headers, call);
+  if (isFormDataLike(body)) return client.seal(asGlobalFormData(body), headers, call);
+  if (body instanceof Blob) return client.seal(body, headers, call);
   if (!isAsyncIterable(body)) {
     throw new JweRequestError(
       'ERR_JWE_BODY_UNSUPPORTED',
@@ -91,7 +98,9 @@ export async function sealDispatchBody(
     const part = await firstFilePart(body, boundary);
     const fileHeaders = new Headers(headers);
     fileHeaders.set('content-type', 'application/octet-stream');
-    return client.seal(filePartStream(part, options.fileField), fileHeaders);
+    // The file's own size is not known from a multipart stream: progress reports no total.
+    return client.seal(filePartStream(part, options.fileField), fileHeaders, call);
   }
-  return client.seal(Readable.toWeb(Readable.from(body)) as ReadableStream<Uint8Array>, headers);
+  const stream = Readable.toWeb(Readable.from(body)) as ReadableStream<Uint8Array>;
+  return client.seal(stream, headers, { onProgress, size: declaredLength(headers) });
 }

@@ -52,13 +52,8 @@ export function axiosSuite(adapter: 'http' | 'fetch'): void {
       expect(JSON.parse(wire.wire!)).toMatchObject({ kid: 'client-1' });
     });
 
-    it('seals a FormData file', async () => {
-      const bytes = new Uint8Array(200_000).map((_, index) => (index * 13) % 256);
-      const form = new FormData();
-      form.set('file', new Blob([bytes]), 'scan.bin');
-      const { data } = await api.post('/v1/docs', form);
-      expect(data).toMatchObject({ encrypted: true, file: { size: bytes.length } });
-    });
+    // Sealing a file, retries and replays are cases of the client conformance suite
+    // (conformance-*.test.ts).
 
     it("keeps the caller's responseType and transformResponse", async () => {
       const text = await api.post('/v1/x', { a: 1 }, { responseType: 'text' });

@@ -123,34 +123,7 @@ export function kySuite(label: string, ky: KyLike): void {
       expect(server.requests.length - before).toBe(1);
     });
 
-    it('retries after a 503 with a fresh envelope of the same plaintext, never an envelope of an envelope', async () => {
-      const retrying = ky
-        .create({ retry: { limit: 2, methods: ['post'], statusCodes: [503], delay: () => 0 } })
-        .extend(jwe({ key: SHARED_KEY, kid: 'kid-1' }));
-      const body = { aadhaar_number: '123412341234' };
-      const before = server.requests.length;
-      const reply = await retrying.post(at('/flaky?fail=1'), { json: body }).json<Echo>();
-      const attempts = server.requests.slice(before);
-      expect(attempts.map((attempt) => attempt.encrypted)).toEqual([true, true]);
-      for (const attempt of attempts) expect(await decode(attempt.envelope)).toEqual(body);
-      expect(attempts[0]!.envelope!.iv).not.toBe(attempts[1]!.envelope!.iv);
-      expect(reply.json).toEqual(body);
-    });
-
-    it('retries a small file upload with the file payload intact', async () => {
-      const retrying = ky
-        .create({ retry: { limit: 2, methods: ['post'], statusCodes: [503], delay: () => 0 } })
-        .extend(jwe({ key: SHARED_KEY }));
-      const bytes = randomBytes(2000);
-      const form = new FormData();
-      form.set('file', new Blob([bytes]));
-      const before = server.requests.length;
-      await retrying.post(at('/flaky-docs?fail=1'), { body: form }).json();
-      const attempts = server.requests.slice(before);
-      expect(attempts).toHaveLength(2);
-      for (const attempt of attempts)
-        expect(attempt.file).toEqual({ size: bytes.length, sha256: sha256(bytes) });
-    });
+    // Retries of every re-readable body are cases of the client conformance suite (conformance-ky*.test.ts).
 
     it('decrypts error responses, so HTTPError carries the readable body', async () => {
       const error = (await caught(

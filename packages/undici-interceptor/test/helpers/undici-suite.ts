@@ -125,66 +125,13 @@ export function undiciSuite(label: string, undici: Undici): void {
       expect(headers['x-jwe-decrypted']).toBeUndefined();
     });
 
-    it('seals a FormData file sent with undici.request and with undici.fetch', async () => {
-      const bytes = new Uint8Array(300_000).map((_, index) => (index * 7) % 251);
-      for (const send of ['request', 'fetch'] as const) {
-        // undici.fetch serialises only undici's own FormData class (another one becomes "[object FormData]").
-        const form = send === 'fetch' ? new undici.FormData() : new FormData();
-        form.set('file', new Blob([bytes]), 'scan.bin');
-        const url = `${server.url}/v1/docs`;
-        const answer =
-          send === 'request'
-            ? await (
-                await undici.request(url, { dispatcher, method: 'POST', body: asUndiciForm(form) })
-              ).body.json()
-            : await (
-                await undici.fetch(url, { dispatcher, method: 'POST', body: asUndiciForm(form) })
-              ).json();
-        expect(answer).toMatchObject({ encrypted: true, file: { size: bytes.length } });
-        expect(server.last().file?.size).toBe(bytes.length);
-      }
-    });
-
-    it('opens an encrypted error answer and keeps its status', async () => {
-      const { statusCode, body } = await undici.request(`${server.url}/v1/x?status=422`, {
-        dispatcher,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{"bad":true}',
-      });
-      expect(statusCode).toBe(422);
-      expect(await body.json()).toMatchObject({ json: { bad: true } });
-    });
+    // Sealing a file, opening a sealed error answer, and retries through interceptors.retry are
+    // cases of the client conformance suite (conformance-undici*.test.ts).
 
     it('opens an encrypted answer to a GET', async () => {
       const response = await undici.fetch(`${server.url}/v1/status?reply=envelope`, { dispatcher });
       expect(response.headers.get('x-jwe-decrypted')).toBe('true');
       expect(await response.json()).toMatchObject({ method: 'GET', encrypted: false });
-    });
-
-    it('seals every attempt afresh under a retry interceptor composed after it', async () => {
-      const retrying = new undici.Agent().compose(
-        jweInterceptor({ key: SHARED_KEY, origins: [server.origin] }),
-        undici.interceptors.retry({ maxRetries: 2, minTimeout: 1, statusCodes: [503], methods: ['POST'] }),
-      );
-      try {
-        const before = server.requests.length;
-        const { statusCode, body } = await undici.request(`${server.url}/v1/retried?fail=1`, {
-          dispatcher: retrying,
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: '{"attempt":"any"}',
-        });
-        expect(statusCode).toBe(200);
-        expect(await body.json()).toMatchObject({ json: { attempt: 'any' } });
-        const attempts = server.requests.slice(before);
-        expect(attempts).toHaveLength(2);
-        expect(attempts.every((attempt) => attempt.encrypted)).toBe(true);
-        const ivs = attempts.map((attempt) => (JSON.parse(attempt.wire!) as { iv: string }).iv);
-        expect(ivs[0]).not.toBe(ivs[1]);
-      } finally {
-        await retrying.close();
-      }
     });
 
     it('drops an X-JWE-Decrypted header that came from the server', async () => {
