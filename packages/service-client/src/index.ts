@@ -112,6 +112,7 @@ export {
 } from './webhooks/processor.js';
 export {
   DEFAULT_TOLERANCE_SECONDS,
+  MAX_SIGNATURE_ENTRIES,
   type ParsedSignature,
   parseSignatureHeader,
   type RawBody,

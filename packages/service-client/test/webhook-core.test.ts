@@ -2,7 +2,9 @@
 // HMAC computed independently with node:crypto.
 import { createHmac } from 'node:crypto';
 import {
+  MAX_SIGNATURE_ENTRIES,
   MemoryStore,
+  parseSignatureHeader,
   signWebhookPayload,
   verifyWebhook,
   verifyWebhookSignature,
@@ -60,6 +62,28 @@ describe('signatures (WebCrypto)', () => {
     const old = await refusal(verifyWebhookSignature(BODY, reference(BODY, stale), { signingKey: KEY }));
     expect(old).toMatchObject({ code: 'ERR_WEBHOOK_TIMESTAMP_STALE', status: 401, expose: true });
     expect(old.message).not.toContain(KEY);
+  });
+});
+
+describe('the number of v1 entries', () => {
+  const t = now();
+  const valid = reference(BODY, t).split('v1=')[1]!;
+  const forged = (index: number) => createHmac('sha256', `forged-${index}`).update('x').digest('hex');
+  const header = (count: number) =>
+    `t=${t},${Array.from({ length: count - 1 }, (_, index) => `v1=${forged(index)}`).join(',')},v1=${valid}`;
+
+  it('accepts up to MAX_SIGNATURE_ENTRIES (8), the matching one last', async () => {
+    expect(MAX_SIGNATURE_ENTRIES).toBe(8);
+    expect((await verifyWebhookSignature(BODY, header(8), { signingKey: KEY })).matched).toBe(valid);
+  });
+
+  it('refuses more as malformed before computing any HMAC, even when one of them matches', async () => {
+    for (const count of [9, 230, 2000]) {
+      const refused = await refusal(verifyWebhookSignature(BODY, header(count), { signingKey: KEY }));
+      expect(refused).toMatchObject({ code: 'ERR_WEBHOOK_SIGNATURE_INVALID', status: 401 });
+      expect(refused.message).toContain('more than 8 v1 entries');
+    }
+    expect(() => parseSignatureHeader(header(9))).toThrow(/more than 8 v1 entries/);
   });
 });
 
