@@ -141,7 +141,11 @@ describe('a receiver whose Redis stops and starts again', () => {
     redis = await startRedis({ port: redis.port });
     cleanups.push(() => redis.stop());
     await reconnected;
-    expect((await deliver(during, now() + 1)).body).toEqual({ received: true, handled: true, duplicate: false });
+    expect((await deliver(during, now() + 1)).body).toEqual({
+      received: true,
+      handled: true,
+      duplicate: false,
+    });
     expect(handled.map((event) => event.transactionId)).toEqual(['txn-during']);
     expect(logged).toHaveLength(2);
     expect(storeLog.filter((line) => line.includes('connection lost'))).toHaveLength(1);
@@ -150,16 +154,19 @@ describe('a receiver whose Redis stops and starts again', () => {
 });
 
 describe('connectRedisStore() with Redis unreachable at start', () => {
-  it.each(['ioredis', 'redis'] as const)('fails with ERR_STORE_UNREACHABLE on %s, naming the host without the password', async (client) => {
-    const port = await freePort();
-    const error = await connectRedisStore(`redis://app:s3cret-pass@127.0.0.1:${port}/0`, {
-      client,
-      connectTimeoutMs: 500,
-    }).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ name: 'StoreError', code: 'ERR_STORE_UNREACHABLE' });
-    expect((error as Error).message).toContain(`redis://127.0.0.1:${port}/0`);
-    expect((error as Error).message).not.toContain('s3cret-pass');
-  });
+  it.each(['ioredis', 'redis'] as const)(
+    'fails with ERR_STORE_UNREACHABLE on %s, naming the host without the password',
+    async (client) => {
+      const port = await freePort();
+      const error = await connectRedisStore(`redis://app:s3cret-pass@127.0.0.1:${port}/0`, {
+        client,
+        connectTimeoutMs: 500,
+      }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ name: 'StoreError', code: 'ERR_STORE_UNREACHABLE' });
+      expect((error as Error).message).toContain(`redis://127.0.0.1:${port}/0`);
+      expect((error as Error).message).not.toContain('s3cret-pass');
+    },
+  );
 });
 
 describe('node-redis and ioredis as stores', () => {

@@ -130,7 +130,9 @@ export function createWebhookProcessor(
   const log = options.log ?? ((line: string) => console.error(line));
   const retryAfter = options.retryAfterSeconds ?? 5;
   if (!Number.isInteger(retryAfter) || retryAfter < 0) {
-    throw new TypeError(`webhook receiver: retryAfterSeconds must be a whole number of seconds; got ${retryAfter}.`);
+    throw new TypeError(
+      `webhook receiver: retryAfterSeconds must be a whole number of seconds; got ${retryAfter}.`,
+    );
   }
   const health = storeHealth(log, storeTimeoutOf(options));
   // The receiver's own store: two receivers in one process do not see each other's events.

@@ -105,7 +105,9 @@ export function signingKeysOf(options: VerifyWebhookOptions, what: string): read
 export function storeTimeoutOf(options: { storeTimeoutMs?: number }): number {
   const timeoutMs = options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new TypeError(`webhook receiver: storeTimeoutMs must be a positive number of ms; got ${timeoutMs}.`);
+    throw new TypeError(
+      `webhook receiver: storeTimeoutMs must be a positive number of ms; got ${timeoutMs}.`,
+    );
   }
   return timeoutMs;
 }
