@@ -91,7 +91,8 @@ describe('a receiver whose Redis stops and starts again', () => {
     }
     expect(handled.map((event) => event.transactionId)).toEqual(['txn-before']);
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toContain('storeTimeoutMs=300');
+    expect(logged[0]).toContain('did not answer within 300 ms');
+    expect(logged[0]).toContain('storeTimeoutMs (300 ms)');
 
     // Back on the same port: the client reconnects by itself and runs what it had queued (the
     // claims that timed out), which the receiver then undoes. A PING answered after them orders it.
@@ -181,13 +182,21 @@ describe('node-redis and ioredis as stores', () => {
       const client = new Redis(redis.url);
       cleanups.push(() => client.quit());
       store = redisStore(client, { prefix: 'p:' });
+    } else if (library === 'redis') {
+      const { createClient } = await import('redis');
+      const client = createClient({ url: redis.url });
+      client.on('error', () => {});
+      await client.connect();
+      cleanups.push(() => client.close());
+      // No cast: node-redis's own client type is accepted as it is.
+      store = redisStore(client, { prefix: 'p:' });
     } else {
-      const { createClient } = library === 'redis' ? await import('redis') : await import('redis4');
+      const { createClient } = await import('redis4');
       const client = createClient({ url: redis.url });
       client.on('error', () => {});
       await client.connect();
       cleanups.push(() => client.quit());
-      store = redisStore(client as never, { prefix: 'p:' });
+      store = redisStore(client, { prefix: 'p:' });
     }
     expect(await store.claim('k', 'a', 10_000)).toBe(true);
     expect(await store.claim('k', 'b', 10_000)).toBe(false);

@@ -159,8 +159,9 @@ function post(
 export class Deliverer {
   readonly records: DeliveryRecord[] = [];
   readonly #pending = new Set<Promise<void>>();
-  // Ends the waits between attempts when the service closes.
-  readonly #closing = new AbortController();
+  // The waits between attempts, each with the function that ends it early (on close()).
+  readonly #waits = new Map<NodeJS.Timeout, () => void>();
+  #closed = false;
 
   constructor(
     private readonly subscriptions: SubscriptionStore,
@@ -170,24 +171,24 @@ export class Deliverer {
 
   /** Gives up the retries still waiting and resolves once attempts in flight have finished. */
   async close(): Promise<void> {
-    this.#closing.abort();
+    this.#closed = true;
+    for (const [timer, end] of this.#waits) {
+      clearTimeout(timer);
+      end();
+    }
+    this.#waits.clear();
     await this.settled();
   }
 
-  /** Waits `ms` unless the service closes first; false then. */
+  /** Waits `ms` unless the deliverer closes first; false then. */
   #pause(ms: number): Promise<boolean> {
-    const signal = this.#closing.signal;
-    if (signal.aborted) return Promise.resolve(false);
+    if (this.#closed) return Promise.resolve(false);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
-        signal.removeEventListener('abort', stop);
+        this.#waits.delete(timer);
         resolve(true);
       }, ms);
-      const stop = () => {
-        clearTimeout(timer);
-        resolve(false);
-      };
-      signal.addEventListener('abort', stop, { once: true });
+      this.#waits.set(timer, () => resolve(false));
     });
   }
 
@@ -201,6 +202,7 @@ export class Deliverer {
   }
 
   deliver(transaction: Transaction): void {
+    if (this.#closed) return;
     for (const subscription of this.subscriptions.of(transaction.owner, COMPLETED_EVENT)) {
       const sending = this.#send(subscription, transaction).finally(() => this.#pending.delete(sending));
       this.#pending.add(sending);

@@ -94,11 +94,10 @@ function storeHealth(log: (line: string) => void, timeoutMs: number) {
     failed(error: WebhookError) {
       if (down) return;
       down = true;
-      const cause = (error.cause as { code?: string; message?: string } | undefined) ?? undefined;
-      const detail = cause ? ` (${cause.code ?? cause.message ?? 'error'})` : '';
+      const reason = /^The receiver's store (.*?), so this delivery/.exec(error.message)?.[1] ?? 'failed';
       log(
-        `webhook receiver: the store is unavailable${detail}: ${error.message.replace(/^The receiver's store /, '')} ` +
-          `Deliveries are answered 503 with Retry-After until it answers again (storeTimeoutMs=${timeoutMs} bounds each wait; a Redis client must reconnect by itself).`,
+        `webhook receiver: the store ${reason}; deliveries are answered 503 with Retry-After, and onEvent does not run, until it answers again. ` +
+          `Each store call waits at most storeTimeoutMs (${timeoutMs} ms); the Redis client reconnects by itself.`,
       );
     },
     answered() {

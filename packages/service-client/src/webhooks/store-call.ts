@@ -3,14 +3,17 @@ import { WebhookError } from './errors.js';
 /** Default of `storeTimeoutMs`: long enough for a slow Redis, short enough for the sender's timeout. */
 export const DEFAULT_STORE_TIMEOUT_MS = 3000;
 
+/** Why a store call failed, in a few words: its timeout, or the error's code or message. */
+export function storeFailureReason(timeoutMs: number, cause: unknown): string {
+  if (cause === 'timeout') return `did not answer within ${timeoutMs} ms`;
+  const { code, message } = (cause ?? {}) as { code?: unknown; message?: unknown };
+  return `failed (${typeof code === 'string' ? code : typeof message === 'string' ? message : String(cause)})`;
+}
+
 export function storeUnavailable(timeoutMs: number, cause: unknown): WebhookError {
-  const reason =
-    cause === 'timeout'
-      ? `did not answer within ${timeoutMs} ms`
-      : `failed (${(cause as { code?: string })?.code ?? (cause as Error)?.name ?? 'error'})`;
   return new WebhookError(
     'webhook.store.unavailable',
-    `The receiver's store ${reason}, so this delivery could not be claimed and was not handled: deliver it again later.`,
+    `The receiver's store ${storeFailureReason(timeoutMs, cause)}, so this delivery could not be claimed and was not handled: deliver it again later.`,
     cause === 'timeout' ? undefined : { cause },
   );
 }
