@@ -1,4 +1,4 @@
-import { runConformance } from '../../packages/server-core/test/conformance/index.js';
+import { runConformance } from '@jwe-transport/test-support/server-conformance';
 import { runtimeHonoAdapter } from './runtime-adapter.js';
 
 // Bun's server closes the connection right after an early answer (413, 400) to a streamed upload;

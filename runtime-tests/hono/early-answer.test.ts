@@ -5,8 +5,8 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createJweFetch, fileFromPath, wasDecrypted } from '@jwe-transport/client-core';
+import type { RunningServer } from '@jwe-transport/test-support/server-conformance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../packages/server-core/test/conformance/index.js';
 import { RUNTIMES } from '../support/runtimes.js';
 import { runtimeHonoAdapter } from './runtime-adapter.js';
 

@@ -5,7 +5,7 @@ import type {
   ConformanceAdapter,
   RunningServer,
   ServerSetup,
-} from '../../packages/server-core/test/conformance/index.js';
+} from '@jwe-transport/test-support/server-conformance';
 import { BINARIES, commandLine, type RuntimeName, root, runtimeEnv } from '../support/runtimes.js';
 
 const SCRIPT = 'hono/scripts/conformance-app.mjs';

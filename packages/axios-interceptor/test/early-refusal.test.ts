@@ -1,13 +1,14 @@
 // A server that answers a streamed upload before reading it (401, 413) and drops the connection:
 // the caller gets that answer as an AxiosError with its status and decrypted body, not EPIPE.
-import axios, { isAxiosError } from 'axios';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MiB } from '../../client-core/test/helpers/large-file.js';
+
 import {
   type JweTestServer,
   SHARED_KEY,
   startJweServer,
-} from '../../undici-interceptor/test/helpers/jwe-server.js';
+} from '@jwe-transport/test-support/client/jwe-server';
+import { MiB } from '@jwe-transport/test-support/client/large-file';
+import axios, { isAxiosError } from 'axios';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useJwe } from '../src/index.node.js';
 
 const TRIES = 5;

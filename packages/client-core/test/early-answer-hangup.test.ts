@@ -1,8 +1,9 @@
 // A server that answers a streamed upload early (413) and closes the connection, as Bun does: the
 // answer reached the client before the reset, so it is reported with its status and decrypted body.
+
+import { HANGUP_KEY, REFUSAL, useHangupFixture } from '@jwe-transport/test-support/client/hangup-server';
 import { describe, expect, it } from 'vitest';
 import { createJweFetch, fileFromPath, JweUploadError, wasDecrypted } from '../src/index.node.js';
-import { HANGUP_KEY, REFUSAL, useHangupFixture } from './helpers/hangup-server.js';
 
 const TRIES = 5;
 

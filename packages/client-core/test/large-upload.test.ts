@@ -1,6 +1,11 @@
+import {
+  type LargeFile,
+  MiB,
+  makeLargeFile,
+  withMemoryWatch,
+} from '@jwe-transport/test-support/client/large-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJweFetch, fileFromPath, wasDecrypted } from '../src/index.node.js';
-import { type LargeFile, MiB, makeLargeFile, withMemoryWatch } from './helpers/large-file.js';
 import { type Service, SHARED_KEY, startService } from './helpers/service.js';
 
 describe('a 200 MiB upload streamed from disk through createJweFetch', () => {

@@ -1,3 +1,5 @@
+import { JweTransportError } from './transport-error.js';
+
 /**
  * Every failure the codec reports on purpose is a `JweError` with a stable `code`.
  * Messages say what to do next and never contain key material or plaintext.
@@ -16,13 +18,12 @@ export type JweErrorCode =
   /** An input is larger than the configured limit. */
   | 'ERR_JWE_TOO_LARGE';
 
-export class JweError extends Error {
-  readonly code: JweErrorCode;
+export class JweError extends JweTransportError {
+  declare readonly code: JweErrorCode;
 
   constructor(code: JweErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, message, options);
     this.name = 'JweError';
-    this.code = code;
   }
 }
 

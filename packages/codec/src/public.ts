@@ -25,3 +25,4 @@ export {
   SHARED_KEY_BYTES,
 } from './key.js';
 export { BLOCK_BYTES, IV_BYTES, TAG_BYTES } from './sizes.js';
+export { isJweTransportError, JweTransportError } from './transport-error.js';

@@ -1,9 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jwe, jweErrorHandler, uploadedFile } from '@jwe-transport/express-middleware';
+import type { ConformanceAdapter } from '@jwe-transport/test-support/server-conformance';
+import { sha256 } from '@jwe-transport/test-support/server-conformance/wire';
 import express from 'express';
-import type { ConformanceAdapter } from '../../server-core/test/conformance/index.js';
-import { sha256 } from '../../server-core/test/conformance/wire.js';
 
 /** The Express middleware, held to the same suite as the core's own adapters. */
 export const expressAdapter: ConformanceAdapter = {

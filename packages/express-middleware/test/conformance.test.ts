@@ -1,4 +1,4 @@
-import { runConformance } from '../../server-core/test/conformance/index.js';
+import { runConformance } from '@jwe-transport/test-support/server-conformance';
 import { expressAdapter } from './conformance-adapter.js';
 
 runConformance(expressAdapter);

@@ -44,7 +44,7 @@ export {
   joseSeal as joseEncrypt,
   postEncrypted,
   rawKey,
-} from '../../server-core/test/conformance/wire.js';
+} from '@jwe-transport/test-support/server-conformance/wire';
 
 export function postJson(url: string, value: unknown, headers: Record<string, string> = {}) {
   return fetch(url, {

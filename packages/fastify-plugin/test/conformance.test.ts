@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import multipart from '@fastify/multipart';
 import { jwe } from '@jwe-transport/fastify-plugin';
+import { type ConformanceAdapter, runConformance } from '@jwe-transport/test-support/server-conformance';
+import { sha256 } from '@jwe-transport/test-support/server-conformance/wire';
 import Fastify from 'fastify';
-import { type ConformanceAdapter, runConformance } from '../../server-core/test/conformance/index.js';
-import { sha256 } from '../../server-core/test/conformance/wire.js';
 
 const fastifyAdapter: ConformanceAdapter = {
   name: 'Fastify 5',

@@ -1,9 +1,9 @@
 import { jwe, jweErrorHandler } from '@jwe-transport/hono-middleware';
 import { jweUpload } from '@jwe-transport/hono-middleware/upload';
+import { type ConformanceAdapter, runConformance } from '@jwe-transport/test-support/server-conformance';
+import { serveFetch } from '@jwe-transport/test-support/server-conformance/serve-fetch';
+import { sha256 } from '@jwe-transport/test-support/server-conformance/wire';
 import { Hono } from 'hono';
-import { serveFetch } from '../../server-core/test/adapters/serve-fetch.js';
-import { type ConformanceAdapter, runConformance } from '../../server-core/test/conformance/index.js';
-import { sha256 } from '../../server-core/test/conformance/wire.js';
 
 const honoAdapter: ConformanceAdapter = {
   name: 'Hono 4 on @hono/node-server',

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
+import { bundleForBrowser, NODE_IMPORT } from '@jwe-transport/test-support/client/browser-bundle';
 import { describe, expect, it } from 'vitest';
-import { bundleForBrowser, NODE_IMPORT } from '../../client-core/test/helpers/browser-bundle.js';
 
 describe('the published build, bundled for a browser', () => {
   it('resolves the browser build, without the Node-only transcription helpers or any Node built-in', async () => {

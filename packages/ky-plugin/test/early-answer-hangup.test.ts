@@ -1,9 +1,9 @@
 // ky: a server that answers a streamed upload early (413) and closes the connection, as Bun does,
 // is an HTTPError with that status and the decrypted body, not EPIPE or ERR_JWE_UPLOAD_INTERRUPTED.
 import { fileFromPath } from '@jwe-transport/client-core';
+import { HANGUP_KEY, REFUSAL, useHangupFixture } from '@jwe-transport/test-support/client/hangup-server';
 import ky, { HTTPError } from 'ky';
 import { describe, expect, it } from 'vitest';
-import { HANGUP_KEY, REFUSAL, useHangupFixture } from '../../client-core/test/helpers/hangup-server.js';
 import { jwe } from '../src/index.js';
 
 const TRIES = 5;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { joseDecrypt, referenceKey } from '@jwe-transport/test-support/client/reference-jwe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jwcryptoDecrypt } from '../../../test-vectors/peers/index.mjs';
-import { joseDecrypt, referenceKey } from '../../client-core/test/helpers/reference-jwe.js';
 import { createJweFetch, type FetchImplementation, JweResponseError, jwe } from '../src/index.js';
 import { SHARED_KEY, startTestServer, type TestServer } from './helpers/test-server.js';
 

@@ -2,9 +2,9 @@
 // abort signal must still stop it, and the server must see the upload cut off, not completed.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type LargeFile, MiB, makeLargeFile } from '@jwe-transport/test-support/client/large-file';
 import ky from 'ky';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LargeFile, MiB, makeLargeFile } from '../../client-core/test/helpers/large-file.js';
 import { jwe } from '../src/index.js';
 
 const KEY = 'k3y-0f-16-chars!';

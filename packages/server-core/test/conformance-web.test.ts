@@ -1,4 +1,4 @@
+import { runConformance } from '@jwe-transport/test-support/server-conformance';
 import { webAdapter } from './adapters/web.js';
-import { runConformance } from './conformance/index.js';
 
 runConformance(webAdapter);

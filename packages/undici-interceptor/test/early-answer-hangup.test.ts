@@ -1,10 +1,10 @@
 // undici: a server that answers a streamed upload early (413) and closes the connection, as Bun
 // does, is reported with that status and the decrypted body, not as EPIPE.
 import { openAsBlob } from 'node:fs';
+import { HANGUP_KEY, REFUSAL, useHangupFixture } from '@jwe-transport/test-support/client/hangup-server';
+import { MiB } from '@jwe-transport/test-support/client/large-file';
 import * as undici from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HANGUP_KEY, REFUSAL, useHangupFixture } from '../../client-core/test/helpers/hangup-server.js';
-import { MiB } from '../../client-core/test/helpers/large-file.js';
 import { jweInterceptor } from '../src/index.js';
 
 const TRIES = 5;

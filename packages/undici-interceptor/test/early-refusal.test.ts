@@ -1,10 +1,15 @@
 // A server that answers before it has read a streamed upload (a 401, a 413) and drops the
 // connection: the caller gets that answer, decrypted, never a bare EPIPE or ECONNRESET.
+
+import {
+  type JweTestServer,
+  SHARED_KEY,
+  startJweServer,
+} from '@jwe-transport/test-support/client/jwe-server';
+import { MiB } from '@jwe-transport/test-support/client/large-file';
 import * as undici from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MiB } from '../../client-core/test/helpers/large-file.js';
 import { jweInterceptor } from '../src/index.js';
-import { type JweTestServer, SHARED_KEY, startJweServer } from './helpers/jwe-server.js';
 
 const TRIES = 5;
 

@@ -1,5 +1,5 @@
 // Runs under Deno or Bun: the conformance suite's Hono app (the routes of
-// packages/server-core/test/conformance/adapter.ts) on 127.0.0.1, port 0. Its one argument is the
+// test-support/src/server-conformance/adapter.ts) on 127.0.0.1, port 0. Its one argument is the
 // ServerSetup as JSON. When `keys` is "parent", the keys come from a resolver function in the test
 // process: each lookup is a `{"resolve": id, ...}` line on stdout, answered by a line on stdin.
 // It prints `{"port": N}` once it listens; the test ends it with SIGTERM.

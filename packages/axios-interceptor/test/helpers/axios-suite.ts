@@ -1,12 +1,13 @@
 // useJwe's behaviour, run once per axios adapter that Node.js can use (http and fetch).
-import axios, { type AxiosInstance, isAxiosError } from 'axios';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import {
   type JweTestServer,
   OTHER_KEY,
   SHARED_KEY,
   startJweServer,
-} from '../../../undici-interceptor/test/helpers/jwe-server.js';
+} from '@jwe-transport/test-support/client/jwe-server';
+import axios, { type AxiosInstance, isAxiosError } from 'axios';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isJweRequestError, JweResponseError, useJwe } from '../../src/index.node.js';
 
 type Failure = Error & { code?: string; status?: number };

@@ -2,9 +2,9 @@
 // its own ky, so both calling conventions run against the same real server.
 import { createHash, randomBytes } from 'node:crypto';
 import { keyring } from '@jwe-transport/codec';
+import { joseDecrypt, referenceKey } from '@jwe-transport/test-support/client/reference-jwe';
 import type kyOne from 'ky';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joseDecrypt, referenceKey } from '../../../client-core/test/helpers/reference-jwe.js';
 import { JweRequestError, JweResponseError, jwe } from '../../src/index.js';
 import { SHARED_KEY, startTestServer, type TestServer } from './test-server.js';
 

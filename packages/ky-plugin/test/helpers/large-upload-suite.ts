@@ -1,7 +1,8 @@
 // A 200 MiB upload through ky with jwe(), streamed from disk, for ky 1.x and 2.x.
+
+import { MiB, withMemoryWatch } from '@jwe-transport/test-support/client/large-file';
+import { largeUploadFixture } from '@jwe-transport/test-support/client/large-upload-fixture';
 import { describe, expect, it } from 'vitest';
-import { MiB, withMemoryWatch } from '../../../client-core/test/helpers/large-file.js';
-import { largeUploadFixture } from '../../../client-core/test/helpers/large-upload-fixture.js';
 import { jwe } from '../../src/index.js';
 import type { KyLike } from './ky-suite.js';
 import { SHARED_KEY, startTestServer } from './test-server.js';

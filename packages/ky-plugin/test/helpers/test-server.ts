@@ -8,7 +8,6 @@
 //   refuse=1     answer at once (status, default 413), encrypted, without reading the body
 //   fail=N       answer the first N attempts on this path with 503 (plain text)
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { jwcryptoEncrypt } from '../../../../test-vectors/peers/index.mjs';
 import {
   type FileInfo,
   OTHER_KEY,
@@ -21,14 +20,15 @@ import {
   serviceKey,
   sha256,
   startRecordingServer,
-} from '../../../client-core/test/helpers/recording-server.js';
+} from '@jwe-transport/test-support/client/recording-server';
 import {
   bareEncrypt,
   type Envelope,
   joseDecrypt,
   joseEncrypt,
   streamDecryptFile,
-} from '../../../client-core/test/helpers/reference-jwe.js';
+} from '@jwe-transport/test-support/client/reference-jwe';
+import { jwcryptoEncrypt } from '../../../../test-vectors/peers/index.mjs';
 
 export { type FileInfo, OTHER_KEY, SHARED_KEY };
 

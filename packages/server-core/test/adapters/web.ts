@@ -1,8 +1,8 @@
 import { jweInfo, withJwe } from '@jwe-transport/server-core';
 import { withJweUpload } from '@jwe-transport/server-core/node';
-import type { ConformanceAdapter } from '../conformance/index.js';
-import { sha256 } from '../conformance/wire.js';
-import { serveFetch } from './serve-fetch.js';
+import type { ConformanceAdapter } from '@jwe-transport/test-support/server-conformance';
+import { serveFetch } from '@jwe-transport/test-support/server-conformance/serve-fetch';
+import { sha256 } from '@jwe-transport/test-support/server-conformance/wire';
 
 const quiet = () => {};
 

@@ -3,10 +3,10 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { SHARED_KEY, startJweServer } from '@jwe-transport/test-support/client/jwe-server';
+import { type LargeFile, MiB } from '@jwe-transport/test-support/client/large-file';
+import { largeUploadFixture } from '@jwe-transport/test-support/client/large-upload-fixture';
 import { describe, expect, it } from 'vitest';
-import { type LargeFile, MiB } from '../../../client-core/test/helpers/large-file.js';
-import { largeUploadFixture } from '../../../client-core/test/helpers/large-upload-fixture.js';
-import { SHARED_KEY, startJweServer } from './jwe-server.js';
 
 const run = promisify(execFile);
 const child = fileURLToPath(new URL('./upload-child.mjs', import.meta.url));

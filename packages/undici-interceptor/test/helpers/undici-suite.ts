@@ -1,7 +1,13 @@
 // The undici interceptor's behaviour, run once per undici major (7 on every Node, 8 where Node allows).
+
+import {
+  type JweTestServer,
+  OTHER_KEY,
+  SHARED_KEY,
+  startJweServer,
+} from '@jwe-transport/test-support/client/jwe-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type JweInterceptorOptions, JweResponseError, jweInterceptor } from '../../src/index.js';
-import { type JweTestServer, OTHER_KEY, SHARED_KEY, startJweServer } from './jwe-server.js';
 
 export type Undici = typeof import('undici');
 type UndiciForm = import('undici').FormData;

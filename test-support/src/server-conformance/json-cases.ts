@@ -1,7 +1,7 @@
 import { decryptJson, encrypt, encryptJson, keyring } from '@jwe-transport/codec';
 import { describe, expect } from 'vitest';
-import { loadMalformed, loadVectors, type MalformedCase } from '../../../../test-vectors/index.js';
-import { jwcryptoEncrypt } from '../../../../test-vectors/peers/index.mjs';
+import { loadMalformed, loadVectors, type MalformedCase } from '../../../test-vectors/index.js';
+import { jwcryptoEncrypt } from '../../../test-vectors/peers/index.mjs';
 import type { ConformanceAdapter } from './adapter.js';
 import { check, EXPECTED, KEYS, LIMITS, useServer } from './servers.js';
 import { joseOpenJson, joseSeal, postEncrypted, rawPost, sha256 } from './wire.js';

@@ -23,13 +23,8 @@ import {
   SHARED_KEY,
   serviceKey,
   startRecordingServer,
-} from '../../../client-core/test/helpers/recording-server.js';
-import {
-  type Envelope,
-  joseDecrypt,
-  joseEncrypt,
-  streamDecryptFile,
-} from '../../../client-core/test/helpers/reference-jwe.js';
+} from './recording-server.js';
+import { type Envelope, joseDecrypt, joseEncrypt, streamDecryptFile } from './reference-jwe.js';
 
 export { type FileInfo, OTHER_KEY, SHARED_KEY };
 

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import type { RunningServer } from '../conformance/index.js';
+import type { RunningServer } from './index.js';
 
 /** Serves a Web fetch handler on 127.0.0.1 through @hono/node-server's Request/Response bridge. */
 export function serveFetch(
