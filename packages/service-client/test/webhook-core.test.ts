@@ -1,6 +1,7 @@
 // verifyWebhook() and the Web-standard handler, runtime-neutral (WebCrypto), checked against an
 // HMAC computed independently with node:crypto.
 import { createHmac } from 'node:crypto';
+import { isJweTransportError, JweTransportError } from '@jwe-transport/codec';
 import {
   MAX_SIGNATURE_ENTRIES,
   MemoryStore,
@@ -288,5 +289,19 @@ describe('webhookHandler() for Web-standard servers', () => {
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
       'ERR_WEBHOOK_BODY_TOO_LARGE',
     );
+  });
+});
+
+describe('WebhookError', () => {
+  it('is a JweTransportError with its own stable code, status and type', async () => {
+    const error = await refusal(verifyWebhookSignature(BODY, undefined, { signingKey: KEY }));
+    expect(error).toBeInstanceOf(JweTransportError);
+    expect(isJweTransportError(error)).toBe(true);
+    expect(error).toMatchObject({
+      name: 'WebhookError',
+      code: 'ERR_WEBHOOK_SIGNATURE_MISSING',
+      type: 'webhook.signature.missing',
+      status: 401,
+    });
   });
 });

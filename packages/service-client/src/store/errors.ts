@@ -1,13 +1,14 @@
+import { JweTransportError } from '@jwe-transport/codec';
+
 export type StoreErrorCode = 'ERR_STORE_UNREACHABLE' | 'ERR_STORE_CLIENT_MISSING';
 
-/** A store that cannot be opened. Messages name the host, never a password. */
-export class StoreError extends Error {
-  readonly code: StoreErrorCode;
+/** A store that cannot be opened (a `JweTransportError`). Messages name the host, never a password. */
+export class StoreError extends JweTransportError {
+  declare readonly code: StoreErrorCode;
 
   constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, message, options);
     this.name = 'StoreError';
-    this.code = code;
   }
 }
 

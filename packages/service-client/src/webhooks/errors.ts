@@ -1,3 +1,5 @@
+import { JweTransportError } from '@jwe-transport/codec';
+
 /** The `type` of every error the webhook receiver passes to `next(err)`, in body-parser's style. */
 export type WebhookErrorType =
   | 'webhook.signature.missing'
@@ -63,20 +65,20 @@ const EXPOSED_5XX = new Set<WebhookErrorType>(['webhook.in_progress', 'webhook.s
 
 /**
  * A refused webhook delivery: `status`/`statusCode`, `expose`, `type` and `code` as body-parser
- * errors have them. Messages never contain the signing key, the expected signature or the body.
+ * errors have them; a `JweTransportError` (the codec's base class), so one `catch` covers every
+ * package. Messages never contain the signing key, the expected signature or the body.
  */
-export class WebhookError extends Error {
+export class WebhookError extends JweTransportError {
   readonly status: number;
   readonly statusCode: number;
   readonly expose: boolean;
   readonly type: WebhookErrorType;
-  readonly code: WebhookErrorCode;
+  declare readonly code: WebhookErrorCode;
 
   constructor(type: WebhookErrorType, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(CODE[type], message, options);
     this.name = 'WebhookError';
     this.type = type;
-    this.code = CODE[type];
     this.status = STATUS[type];
     this.statusCode = this.status;
     this.expose = this.status < 500 || EXPOSED_5XX.has(type);
