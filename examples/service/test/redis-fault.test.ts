@@ -8,13 +8,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type RunningRedis, startRedis } from '@jwe-transport/test-support/redis/server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Deliverer } from '../src/workflow/delivery.js';
 import { EndpointPolicy } from '../src/workflow/endpoint-policy.js';
 import { SubscriptionStore } from '../src/workflow/subscriptions.js';
 import type { Transaction } from '../src/workflow/transactions.js';
 import { type Child, startChild } from './support/child.js';
-import { type RunningRedis, startRedis } from './support/redis-server.js';
 
 const SIGNING_KEY = 'whsec-redis-fault-0123';
 const receiverScript = fileURLToPath(new URL('./fixtures/webhook-receiver.mjs', import.meta.url));

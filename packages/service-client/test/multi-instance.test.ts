@@ -1,9 +1,9 @@
 // Two receiver processes on one real redis-server, and two token processes sharing one pair.
 import { createHmac, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { type RunningRedis, startRedis } from '@jwe-transport/test-support/redis/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Child, startChild } from './support/child.js';
-import { type RunningRedis, startRedis } from './support/redis-server.js';
 import { CLIENT_ID, CLIENT_SECRET, startTestService } from './support/service-server.js';
 
 const SIGNING_KEY = 'whsec-multi-instance-0123';

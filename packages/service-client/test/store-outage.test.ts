@@ -4,11 +4,11 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { MemoryStore, type WebhookEvent } from '@jwe-transport/service-client';
 import { webhookReceiver } from '@jwe-transport/service-client/express';
 import { connectRedisStore, type KeyValueStore, redisStore } from '@jwe-transport/service-client/redis';
+import { freePort, type RunningRedis, startRedis } from '@jwe-transport/test-support/redis/server';
 import express from 'express';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen, type Running } from './support/express.js';
-import { freePort, type RunningRedis, startRedis } from './support/redis-server.js';
 
 const SIGNING_KEY = 'whsec-store-outage-0123';
 const now = () => Math.floor(Date.now() / 1000);
