@@ -1,12 +1,12 @@
+import { TranscriptionError } from '@jwe-transport/service-client';
 import {
   decodeSessionResult,
   INPUT_LANGUAGES,
   MODEL_TYPES,
   parseTranscriptionParams,
   TEMPLATE_IDS,
-  TranscriptionError,
   transcriptionParamsIssues,
-} from '@jwe-transport/service-client';
+} from '@jwe-transport/service-client/transcription';
 import { describe, expect, it } from 'vitest';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');

@@ -3,13 +3,9 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createServiceClient,
-  type ServiceClient,
-  TranscriptionError,
-  type TranscriptionParams,
-} from '@jwe-transport/service-client';
+import { createServiceClient, type ServiceClient, TranscriptionError } from '@jwe-transport/service-client';
 import { audioFileFromPath } from '@jwe-transport/service-client/node';
+import type { TranscriptionParams } from '@jwe-transport/service-client/transcription';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLIENT_ID, CLIENT_SECRET, startTestService, type TestService } from './support/service-server.js';
 

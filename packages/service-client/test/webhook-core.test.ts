@@ -2,16 +2,14 @@
 // HMAC computed independently with node:crypto.
 import { createHmac } from 'node:crypto';
 import { isJweTransportError, JweTransportError } from '@jwe-transport/codec';
+import { MemoryStore, verifyWebhook, WebhookError } from '@jwe-transport/service-client';
 import {
   MAX_SIGNATURE_ENTRIES,
-  MemoryStore,
   parseSignatureHeader,
   signWebhookPayload,
-  verifyWebhook,
   verifyWebhookSignature,
-  WebhookError,
   webhookHandler,
-} from '@jwe-transport/service-client';
+} from '@jwe-transport/service-client/webhooks';
 import { describe, expect, it } from 'vitest';
 
 const KEY = 'whsec-core-0123456789';
