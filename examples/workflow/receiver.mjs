@@ -4,7 +4,9 @@
 //   SIGNING_KEY  the subscription's signing_key (required)
 //   REDIS_URL    optional: replay and duplicate state in Redis, shared by every receiver on it
 // Takes deliveries at POST /webhook. Prints one JSON line to stdout per event handed to onEvent,
-// and nothing else to stdout (its address and errors go to stderr), so stdout can be piped on.
+// and nothing else to stdout (its address and errors go to stderr), so stdout can be piped on;
+// `pnpm --dir examples/workflow receiver` adds no banner (reporter=silent in this folder's .npmrc).
+// Refused deliveries (bad signature, stale, replayed) are answered as JSON by the receiver itself.
 import { MemoryStore } from '@jwe-transport/service-client';
 import { webhookReceiver } from '@jwe-transport/service-client/express';
 import express from 'express';
@@ -15,16 +17,22 @@ if (!SIGNING_KEY) {
   process.exit(2);
 }
 
-/** Memory (one process) by default; Redis when REDIS_URL is set, loaded only then. */
+/**
+ * Memory (one process) by default; Redis when REDIS_URL is set, loaded only then. An unreachable
+ * Redis at start is one clear line on stderr and exit code 1; once running, the store reconnects
+ * by itself and deliveries it cannot claim are answered 503 with Retry-After.
+ */
 async function openStore() {
   if (!REDIS_URL) return { store: new MemoryStore(), close: async () => {} };
-  const [{ default: Redis }, { redisStore }] = await Promise.all([
-    import('ioredis'),
-    import('@jwe-transport/service-client/redis'),
-  ]);
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 });
-  await redis.connect();
-  return { store: redisStore(redis, { prefix: 'workflow-receiver:' }), close: () => redis.quit() };
+  const { connectRedisStore, isStoreError } = await import('@jwe-transport/service-client/redis');
+  try {
+    const store = await connectRedisStore(REDIS_URL, { prefix: 'workflow-receiver:' });
+    return { store, close: () => store.close() };
+  } catch (error) {
+    if (!isStoreError(error)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
 }
 
 const { store, close } = await openStore();
@@ -42,13 +50,10 @@ app.post(
     },
   }),
 );
-// Refused deliveries (bad signature, stale, replayed, duplicate) answer JSON and are noted on stderr.
-app.use((error, _req, res, _next) => {
-  console.error(`refused a delivery: ${error.code ?? error.name}`);
-  res.status(error.status ?? 500).json({ error: { code: error.code, type: error.type } });
-});
 const server = app.listen(Number(PORT), '127.0.0.1', () => {
-  console.error(`webhook receiver listening on http://127.0.0.1:${server.address().port}/webhook`);
+  console.error(
+    `webhook receiver listening on http://127.0.0.1:${server.address().port}/webhook (pid ${process.pid})`,
+  );
 });
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {

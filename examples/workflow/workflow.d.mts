@@ -1,9 +1,9 @@
+import type { TranscriptionStarted } from '@jwe-transport/service-client';
 import type {
   DecodedResult,
   SessionResult,
-  TranscriptionStarted,
   WebhookSubscription,
-} from '@jwe-transport/service-client';
+} from '@jwe-transport/service-client/transcription';
 import type { ReceiverEventLine } from './processes.mjs';
 
 export interface UploadedFile {

@@ -3,6 +3,9 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: [
     'src/index.ts',
+    'src/auth.ts',
+    'src/transcription.ts',
+    'src/webhooks.ts',
     'src/node.ts',
     'src/redis.ts',
     'src/express.ts',

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// `pnpm demo`: starts the reference service on a free port, then talks to it with ky and the
-// @jwe-transport/ky-plugin, printing what travels on the wire and what each side reads.
-// Run it after building (the root `pnpm build`, then `pnpm --dir examples/service demo`).
+// `pnpm demo`: builds the packages quietly (their output is shown only if the build fails), starts
+// the reference service on a free port, then talks to it with ky and the @jwe-transport/ky-plugin,
+// printing what travels on the wire and what each side reads. The service's log lines are shown in
+// the section of the request they belong to.
+// `pnpm --dir examples/service demo` (after a root `pnpm build`) skips the build: --skip-build.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -9,8 +11,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { jwe } from '@jwe-transport/ky-plugin';
-import ky from 'ky';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** `pnpm build` at the root with its output kept back; printed whole, with its exit code, if it fails. */
+async function buildQuietly() {
+  const started = Date.now();
+  process.stdout.write('Building the packages (pnpm build; its output is shown only if it fails)... ');
+  const child = spawn('pnpm', ['build'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = [];
+  child.stdout.on('data', (chunk) => output.push(chunk));
+  child.stderr.on('data', (chunk) => output.push(chunk));
+  const code = await new Promise((resolve) => {
+    child.once('error', () => resolve(127));
+    child.once('close', resolve);
+  });
+  if (code !== 0) {
+    console.log('failed.\n');
+    process.stdout.write(Buffer.concat(output));
+    console.error(`\npnpm build failed (exit code ${code}); the demo did not run.`);
+    process.exit(typeof code === 'number' && code > 0 ? code : 1);
+  }
+  console.log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
+}
+
+if (!process.argv.includes('--skip-build')) await buildQuietly();
+// Loaded after the build: the plugin is one of the packages it builds.
+const { jwe } = await import('@jwe-transport/ky-plugin');
+const { default: ky } = await import('ky');
 
 const KID = 'demo-kid';
 const SHARED_KEY = randomBytes(12).toString('base64url'); // 16 characters, as the spec's keys
@@ -30,6 +58,31 @@ function section(title) {
   console.log(`\n=== ${title} ${'='.repeat(Math.max(0, 70 - title.length))}`);
 }
 
+/** The service's stdout lines not yet shown, and who waits for one. */
+const serviceLines = [];
+let serviceWaiter;
+
+/**
+ * Shows the service's lines up to the first one `matches` accepts, waiting for it (at most 5 s:
+ * the demo goes on without it rather than hang).
+ */
+async function showServiceLinesUntil(matches) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const index = serviceLines.findIndex(matches);
+    const shown = serviceLines.splice(0, index < 0 ? serviceLines.length : index + 1);
+    for (const line of shown) console.log(`  [service] ${line}`);
+    if (index >= 0 || Date.now() >= deadline) return;
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, deadline - Date.now());
+      serviceWaiter = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}
+
 /** Starts dist/main.js with PORT=0 and resolves with the URL it prints once it listens. */
 async function startService(docsDir) {
   const child = spawn(process.execPath, [main], {
@@ -42,15 +95,22 @@ async function startService(docsDir) {
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const lines = createInterface({ input: child.stdout });
-  const url = await new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the service exited (code ${code}) before listening`)));
-    lines.on('line', (line) => {
-      console.log(`  [service] ${line}`);
-      const match = /listening on (http:\/\/\S+)/.exec(line);
-      if (match) resolve(match[1]);
-    });
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    serviceLines.push(line);
+    serviceWaiter?.();
   });
+  let url;
+  const exited = new Promise((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`the service exited (code ${code}) before listening`))),
+  );
+  await Promise.race([
+    showServiceLinesUntil((line) => {
+      url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
+      return url !== undefined;
+    }),
+    exited,
+  ]);
+  if (url === undefined) throw new Error('the service did not say where it listens');
   return { child, url };
 }
 
@@ -67,6 +127,9 @@ async function wireFetch(input, init) {
   const received = await response.clone().text();
   console.log(`<-- ${response.status} X-Encryption: ${response.headers.get('x-encryption') ?? '(none)'}`);
   console.log(`    body on the wire: ${showJson(JSON.parse(received))}`);
+  // The service's access-log line for this request, here rather than in a later section.
+  const { pathname } = new URL(request.url);
+  await showServiceLinesUntil((line) => line.startsWith(`${request.method} ${pathname} `));
   return response;
 }
 

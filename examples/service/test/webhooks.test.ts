@@ -61,7 +61,7 @@ let alpha: Tokens;
 let beta: Tokens;
 
 beforeAll(async () => {
-  t = await startTestService({ maxSubscriptionsPerClient: 3, deliveryAttempts: 2 });
+  t = await startTestService({ maxSubscriptionsPerClient: 3, deliveryAttempts: 2, deliveryBackoffMs: 20 });
   alpha = await login(t.url, 'alpha');
   beta = await login(t.url, 'beta');
 });
@@ -184,7 +184,11 @@ describe('v2rx.completed delivery', () => {
   });
 
   it('retries a failed delivery, signed again, with the same event identity (payload shape)', async () => {
-    const other = await startTestService({ notificationShape: 'payload', deliveryAttempts: 2 });
+    const other = await startTestService({
+      notificationShape: 'payload',
+      deliveryAttempts: 2,
+      deliveryBackoffMs: 20,
+    });
     const hook = await receiver([500]);
     try {
       const tokens = await login(other.url, 'alpha');

@@ -4,10 +4,16 @@
  * @packageDocumentation
  */
 import type { IncomingMessage } from 'node:http';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { parseLimit, tooLarge } from './webhooks/body-limit.js';
-import { WebhookError } from './webhooks/errors.js';
-import { createWebhookProcessor, type WebhookProcessorOptions } from './webhooks/processor.js';
+import { isWebhookError, WebhookError } from './webhooks/errors.js';
+import {
+  createWebhookProcessor,
+  internalFailure,
+  refusal,
+  type WebhookOutcome,
+  type WebhookProcessorOptions,
+} from './webhooks/processor.js';
 
 export interface WebhookReceiverOptions extends WebhookProcessorOptions {
   /** Body size limit: bytes, or text such as `'256kb'`. Default 256 KiB. */
@@ -65,31 +71,31 @@ async function rawBodyOf(req: RequestWithRawBody, limit: number): Promise<Buffer
   return readRaw(req, limit);
 }
 
+function send(res: Response, outcome: WebhookOutcome): void {
+  if (res.headersSent) return;
+  res.status(outcome.status).set(outcome.headers).json(outcome.body);
+}
+
 /**
  * Express handler for webhook deliveries: reads the raw body, verifies and de-duplicates it with
  * `verifyWebhook()` and hands each new event to `onEvent` once, answering as `ack` says (default
- * `after-handler`). Refusals go to `next(err)` as errors with `status`, `expose`, `type` and
- * `code`; a body over `limit` answers 413 and closes the connection.
+ * `after-handler`). It answers every refusal itself, as JSON `{ error: { code, type, message } }`
+ * with the error's status (never through Express's error page, which shows a stack outside
+ * production); a body over `limit` answers 413 and closes the connection.
  */
 export function webhookReceiver(options: WebhookReceiverOptions): RequestHandler {
   const limit = parseLimit(options.limit, 'webhookReceiver()');
   const processDelivery = createWebhookProcessor(options);
-  return (req: Request, res, next) => {
+  return (req: Request, res) => {
     rawBodyOf(req as RequestWithRawBody, limit)
       .then((rawBody) => processDelivery(rawBody, req.headers))
       .then((outcome) => {
-        if (outcome.error) {
-          if (outcome.error.type === 'webhook.body.too_large') res.setHeader('Connection', 'close');
-          return next(outcome.error);
-        }
-        res.status(outcome.status).json(outcome.body);
+        send(res, outcome);
         const after = outcome.afterAnswer;
         if (after) res.once('finish', () => void after());
       })
       .catch((error: unknown) => {
-        if (error instanceof WebhookError && error.type === 'webhook.body.too_large')
-          res.setHeader('Connection', 'close');
-        next(error);
+        send(res, isWebhookError(error) ? refusal(error) : internalFailure(error, options.log));
       });
   };
 }

@@ -36,7 +36,7 @@ export async function fastifyWebhook(
     const outcome = await processDelivery(rawBody, request.headers);
     const after = outcome.afterAnswer;
     if (after) reply.raw.once('finish', () => void after());
-    return reply.code(outcome.status).send(outcome.body);
+    return reply.code(outcome.status).headers(outcome.headers).send(outcome.body);
   });
 }
 

@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { AuthError } from '@jwe-transport/service-client';
 import {
-  AuthError,
   clientCredentialsLogin,
   createTokenSession,
   refreshTokenExchange,
-} from '@jwe-transport/service-client';
+} from '@jwe-transport/service-client/auth';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AuthServer, CLIENT_ID, CLIENT_SECRET, startAuthServer } from './auth-server.js';
 

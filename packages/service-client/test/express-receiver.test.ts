@@ -1,11 +1,7 @@
 import { createHmac } from 'node:crypto';
-import {
-  MemoryStore,
-  signWebhookPayload,
-  type WebhookDelivery,
-  type WebhookEvent,
-} from '@jwe-transport/service-client';
+import { MemoryStore, type WebhookDelivery, type WebhookEvent } from '@jwe-transport/service-client';
 import { type WebhookReceiverOptions, webhookReceiver } from '@jwe-transport/service-client/express';
+import { signWebhookPayload } from '@jwe-transport/service-client/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXPRESS_VERSIONS, errorAsJson, listen, type Running } from './support/express.js';
 

@@ -1,4 +1,4 @@
-import { createTokenSession } from '@jwe-transport/service-client';
+import { createTokenSession } from '@jwe-transport/service-client/auth';
 import { kyAuth } from '@jwe-transport/service-client/ky';
 import ky from 'ky';
 import { expect, it } from 'vitest';

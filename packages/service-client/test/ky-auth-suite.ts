@@ -1,11 +1,11 @@
 // The auth tests, run once with ky 1.x (auth-ky1.test.ts) and once with ky 2.x (auth-ky2.node22.test.ts).
+import { AuthError } from '@jwe-transport/service-client';
 import {
-  AuthError,
   clientCredentialsLogin,
   createTokenSession,
   refreshTokenExchange,
   type TokenSession,
-} from '@jwe-transport/service-client';
+} from '@jwe-transport/service-client/auth';
 import { type KyRetrySource, kyAuth } from '@jwe-transport/service-client/ky';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AuthServer, CLIENT_ID, CLIENT_SECRET, startAuthServer } from './auth-server.js';

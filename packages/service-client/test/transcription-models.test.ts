@@ -1,3 +1,4 @@
+import { TranscriptionError } from '@jwe-transport/service-client';
 import {
   decodeSessionResult,
   INPUT_LANGUAGES,
@@ -5,9 +6,8 @@ import {
   parseTranscriptionParams,
   startBody,
   TEMPLATE_IDS,
-  TranscriptionError,
   transcriptionParamsIssues,
-} from '@jwe-transport/service-client';
+} from '@jwe-transport/service-client/transcription';
 import { describe, expect, it } from 'vitest';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');

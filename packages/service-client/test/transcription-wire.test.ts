@@ -8,9 +8,9 @@ import {
   type ServiceClient,
   type TranscribeProgress,
   TranscriptionError,
-  type TranscriptionParams,
 } from '@jwe-transport/service-client';
 import { audioFileFromPath } from '@jwe-transport/service-client/node';
+import type { TranscriptionParams } from '@jwe-transport/service-client/transcription';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLIENT_ID, CLIENT_SECRET, startTestService, type TestService } from './support/service-server.js';
 

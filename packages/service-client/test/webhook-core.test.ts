@@ -1,14 +1,15 @@
 // verifyWebhook() and the Web-standard handler, runtime-neutral (WebCrypto), checked against an
 // HMAC computed independently with node:crypto.
 import { createHmac } from 'node:crypto';
+import { isJweTransportError, JweTransportError } from '@jwe-transport/codec';
+import { MemoryStore, verifyWebhook, WebhookError } from '@jwe-transport/service-client';
 import {
-  MemoryStore,
+  MAX_SIGNATURE_ENTRIES,
+  parseSignatureHeader,
   signWebhookPayload,
-  verifyWebhook,
   verifyWebhookSignature,
-  WebhookError,
   webhookHandler,
-} from '@jwe-transport/service-client';
+} from '@jwe-transport/service-client/webhooks';
 import { describe, expect, it } from 'vitest';
 
 const KEY = 'whsec-core-0123456789';
@@ -60,6 +61,28 @@ describe('signatures (WebCrypto)', () => {
     const old = await refusal(verifyWebhookSignature(BODY, reference(BODY, stale), { signingKey: KEY }));
     expect(old).toMatchObject({ code: 'ERR_WEBHOOK_TIMESTAMP_STALE', status: 401, expose: true });
     expect(old.message).not.toContain(KEY);
+  });
+});
+
+describe('the number of v1 entries', () => {
+  const t = now();
+  const valid = reference(BODY, t).split('v1=')[1]!;
+  const forged = (index: number) => createHmac('sha256', `forged-${index}`).update('x').digest('hex');
+  const header = (count: number) =>
+    `t=${t},${Array.from({ length: count - 1 }, (_, index) => `v1=${forged(index)}`).join(',')},v1=${valid}`;
+
+  it('accepts up to MAX_SIGNATURE_ENTRIES (8), the matching one last', async () => {
+    expect(MAX_SIGNATURE_ENTRIES).toBe(8);
+    expect((await verifyWebhookSignature(BODY, header(8), { signingKey: KEY })).matched).toBe(valid);
+  });
+
+  it('refuses more as malformed before computing any HMAC, even when one of them matches', async () => {
+    for (const count of [9, 230, 2000]) {
+      const refused = await refusal(verifyWebhookSignature(BODY, header(count), { signingKey: KEY }));
+      expect(refused).toMatchObject({ code: 'ERR_WEBHOOK_SIGNATURE_INVALID', status: 401 });
+      expect(refused.message).toContain('more than 8 v1 entries');
+    }
+    expect(() => parseSignatureHeader(header(9))).toThrow(/more than 8 v1 entries/);
   });
 });
 
@@ -264,5 +287,19 @@ describe('webhookHandler() for Web-standard servers', () => {
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
       'ERR_WEBHOOK_BODY_TOO_LARGE',
     );
+  });
+});
+
+describe('WebhookError', () => {
+  it('is a JweTransportError with its own stable code, status and type', async () => {
+    const error = await refusal(verifyWebhookSignature(BODY, undefined, { signingKey: KEY }));
+    expect(error).toBeInstanceOf(JweTransportError);
+    expect(isJweTransportError(error)).toBe(true);
+    expect(error).toMatchObject({
+      name: 'WebhookError',
+      code: 'ERR_WEBHOOK_SIGNATURE_MISSING',
+      type: 'webhook.signature.missing',
+      status: 401,
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { AUDIO_CONTENT_TYPES } from '@jwe-transport/service-client';
+import { AUDIO_CONTENT_TYPES } from '@jwe-transport/service-client/transcription';
 
 // Spec 2.7's extension-to-type table is defined once, in the client package; the service reads it
 // so that what a client sends and what the service accepts cannot drift apart.

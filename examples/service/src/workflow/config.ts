@@ -24,8 +24,12 @@ export interface WorkflowConfig {
   processingMs?: number;
   /** Which documented notification shape to send. Default `'event'`. */
   notificationShape?: 'event' | 'payload';
-  /** Delivery attempts per subscription (1 + retries on failure). Default 3. */
+  /** Delivery attempts per subscription (1 + retries on failure). Default 5. */
   deliveryAttempts?: number;
+  /** Wait before the first retry of a delivery, ms, doubling after each. Default 2000 (2+4+8+16 s). */
+  deliveryBackoffMs?: number;
+  /** Longest `Retry-After` of a receiver that is honoured, ms. Default 30 000. */
+  deliveryMaxRetryAfterMs?: number;
   /** Hosts a subscription may name besides public `https` ones (plain `http` allowed for them). Default none. */
   webhookAllowHosts?: readonly string[];
   /** Subscriptions one client may hold. Default 10. */
@@ -117,6 +121,9 @@ export function workflowConfigFromEnv(
     refreshGraceSeconds: 'REFRESH_GRACE_SECONDS',
     maxSubscriptionsPerClient: 'MAX_SUBSCRIPTIONS_PER_CLIENT',
     maxFileBytes: 'UPLOAD_MAX_BYTES',
+    deliveryAttempts: 'WEBHOOK_DELIVERY_ATTEMPTS',
+    deliveryBackoffMs: 'WEBHOOK_RETRY_BACKOFF_MS',
+    deliveryMaxRetryAfterMs: 'WEBHOOK_MAX_RETRY_AFTER_MS',
   } as const;
   for (const [key, name] of Object.entries(numbers)) {
     const value = numberFrom(env, name);

@@ -2,7 +2,8 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { COMPLETED_EVENT } from '@jwe-transport/service-client';
+import { isIP } from 'node:net';
+import { COMPLETED_EVENT } from '@jwe-transport/service-client/webhooks';
 import { type EndpointPolicy, isInternalAddress } from './endpoint-policy.js';
 import type { Subscription, SubscriptionStore } from './subscriptions.js';
 import type { Transaction } from './transactions.js';
@@ -51,10 +52,59 @@ export function notificationBody(
   return JSON.stringify({ event: COMPLETED_EVENT, data, timestamp });
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export interface DeliveryOptions {
+  shape: 'event' | 'payload';
+  /** Attempts per notification: the first and the retries. */
+  attempts: number;
+  /** Wait before the first retry, ms; each later one waits twice as long as the one before. */
+  backoffMs: number;
+  /** Longest wait a receiver's `Retry-After` is honoured with, ms (a longer one is cut to this). */
+  maxRetryAfterMs: number;
+  log: ((line: string) => void) | undefined;
+  /** Default: the system resolver. */
+  resolve?: Resolve;
+}
 
-/** POSTs once, without following redirects; for hosts not on the allow list every resolved address must be public. */
-function post(url: URL, headers: Record<string, string>, body: string, guard: boolean): Promise<number> {
+/** The resolver of host names (`dns.lookup`'s shape); tests may pass their own. */
+export type Resolve = (
+  hostname: string,
+  options: { all: true },
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
+const systemResolve: Resolve = (hostname, options, callback) => dnsLookup(hostname, options, callback);
+
+const internalError = (host: string, how: string) =>
+  Object.assign(new Error(`${host} ${how} an internal address`), { code: 'EINTERNAL' });
+
+/** What a receiver answered: its status, and how long it asked to wait (`Retry-After`), if it did. */
+interface Answer {
+  status: number;
+  retryAfterMs: number | undefined;
+}
+
+/** `Retry-After` as seconds or as an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, nowMs = Date.now()): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+/**
+ * POSTs once, without following redirects; for hosts not on the allow list the address must be
+ * public: an IP literal here (Node does not resolve those), a name after DNS, every address it
+ * resolves to.
+ */
+function post(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  guard: boolean,
+  resolve: Resolve,
+): Promise<Answer> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (guard && isIP(host) !== 0 && isInternalAddress(host)) return Promise.reject(internalError(host, 'is'));
   const lookup = (
     hostname: string,
     options: object,
@@ -64,19 +114,15 @@ function post(url: URL, headers: Record<string, string>, body: string, guard: bo
       family?: number,
     ) => void,
   ) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    resolve(hostname, { all: true }, (error, addresses) => {
       if (error) return callback(error, []);
-      const refused = addresses.find((entry) => isInternalAddress(entry.address));
-      if (refused)
-        return callback(
-          Object.assign(new Error(`${hostname} resolves to an internal address`), { code: 'EINTERNAL' }),
-          [],
-        );
+      if (addresses.length === 0 || addresses.some((entry) => isInternalAddress(entry.address)))
+        return callback(internalError(hostname, 'resolves to'), []);
       const all = (options as { all?: boolean }).all === true;
       return all ? callback(null, addresses) : callback(null, addresses[0]!.address, addresses[0]!.family);
     });
   };
-  return new Promise((resolve, reject) => {
+  return new Promise((done, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const request = send(
       url,
@@ -88,7 +134,10 @@ function post(url: URL, headers: Record<string, string>, body: string, guard: bo
       },
       (response) => {
         response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
+        const retryAfter = response.headers['retry-after'];
+        response.on('end', () =>
+          done({ status: response.statusCode ?? 0, retryAfterMs: retryAfterMs(retryAfter) }),
+        );
         response.on('error', reject);
       },
     );
@@ -102,24 +151,58 @@ function post(url: URL, headers: Record<string, string>, body: string, guard: bo
 
 /**
  * Sends `v2rx.completed` to every subscription of the transaction's client that lists it, signed
- * with the subscription's key, retrying a failed delivery with a short backoff. Each retry is
+ * with the subscription's key. A delivery that is not answered 2xx is tried again, `attempts` in
+ * all (default 5), waiting as the receiver's `Retry-After` says (capped) or else 2, 4, 8, 16 s:
+ * about 30 s, enough to outlast a receiver restart or a short outage of its store. Each retry is
  * signed again with a fresh timestamp and keeps its `event_id`, as receivers must expect.
  */
 export class Deliverer {
   readonly records: DeliveryRecord[] = [];
   readonly #pending = new Set<Promise<void>>();
+  // The waits between attempts, each with the function that ends it early (on close()).
+  readonly #waits = new Map<NodeJS.Timeout, () => void>();
+  #closed = false;
 
   constructor(
     private readonly subscriptions: SubscriptionStore,
     private readonly policy: EndpointPolicy,
-    private readonly options: {
-      shape: 'event' | 'payload';
-      attempts: number;
-      log: ((line: string) => void) | undefined;
-    },
+    private readonly options: DeliveryOptions,
   ) {}
 
+  /** Gives up the retries still waiting and resolves once attempts in flight have finished. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const [timer, end] of this.#waits) {
+      clearTimeout(timer);
+      end();
+    }
+    this.#waits.clear();
+    await this.settled();
+  }
+
+  /** Waits `ms` unless the deliverer closes first; false then. */
+  #pause(ms: number): Promise<boolean> {
+    if (this.#closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#waits.delete(timer);
+        resolve(true);
+      }, ms);
+      this.#waits.set(timer, () => resolve(false));
+    });
+  }
+
+  /**
+   * The wait before attempt `attempt + 1`: what the receiver asked for with `Retry-After`, at most
+   * `maxRetryAfterMs`, otherwise exponential backoff.
+   */
+  #delay(attempt: number, asked: number | undefined): number {
+    if (asked !== undefined) return Math.min(asked, this.options.maxRetryAfterMs);
+    return this.options.backoffMs * 2 ** (attempt - 1);
+  }
+
   deliver(transaction: Transaction): void {
+    if (this.#closed) return;
     for (const subscription of this.subscriptions.of(transaction.owner, COMPLETED_EVENT)) {
       const sending = this.#send(subscription, transaction).finally(() => this.#pending.delete(sending));
       this.#pending.add(sending);
@@ -147,17 +230,22 @@ export class Deliverer {
         status: undefined,
         error: undefined,
       };
+      let asked: number | undefined;
       try {
-        record.status = await post(url, headers, body, guard);
+        const answer = await post(url, headers, body, guard, this.options.resolve ?? systemResolve);
+        record.status = answer.status;
+        asked = answer.retryAfterMs;
       } catch (error) {
         record.error = (error as NodeJS.ErrnoException).code ?? (error as Error).name ?? 'Error';
       }
       this.records.push(record);
+      const delivered = record.status !== undefined && record.status >= 200 && record.status < 300;
+      const wait = delivered || attempt === this.options.attempts ? undefined : this.#delay(attempt, asked);
       this.options.log?.(
-        `webhook ${COMPLETED_EVENT} txn=${transaction.id} subscription=${subscription.id} attempt=${attempt} ${record.status ?? record.error}`,
+        `webhook ${COMPLETED_EVENT} txn=${transaction.id} subscription=${subscription.id} attempt=${attempt}/${this.options.attempts} ${record.status ?? record.error}` +
+          (wait === undefined ? '' : `, next in ${wait} ms${asked === undefined ? '' : ' (Retry-After)'}`),
       );
-      if (record.status !== undefined && record.status >= 200 && record.status < 300) return;
-      if (attempt < this.options.attempts) await pause(200 * 2 ** (attempt - 1));
+      if (wait === undefined || !(await this.#pause(wait))) return;
     }
   }
 }

@@ -21,9 +21,19 @@ export {
   type WorkflowConfig,
   workflowConfigFromEnv,
 } from './config.js';
-export { type DeliveryRecord, SIGNATURE_HEADER, signature } from './delivery.js';
+export {
+  Deliverer,
+  type DeliveryOptions,
+  type DeliveryRecord,
+  notificationBody,
+  retryAfterMs,
+  SIGNATURE_HEADER,
+  signature,
+} from './delivery.js';
 export type { AudioFileRecord, OutputItem } from './documents.js';
+export { EndpointPolicy, isInternalAddress } from './endpoint-policy.js';
 export { STORAGE_PATH } from './storage-policy.js';
+export { SubscriptionStore } from './subscriptions.js';
 export type { Transaction } from './transactions.js';
 
 /** Without keys an envelope would be read as plain JSON and fail validation confusingly: say why. */
@@ -84,7 +94,9 @@ export async function createWorkflow(config: WorkflowConfig): Promise<Workflow> 
   const subscriptions = new SubscriptionStore();
   const deliveries = new Deliverer(subscriptions, policy, {
     shape: config.notificationShape ?? 'event',
-    attempts: Math.max(1, config.deliveryAttempts ?? 3),
+    attempts: Math.max(1, config.deliveryAttempts ?? 5),
+    backoffMs: config.deliveryBackoffMs ?? 2000,
+    maxRetryAfterMs: config.deliveryMaxRetryAfterMs ?? 30_000,
     log: config.log,
   });
   const transactions = new TransactionStore(config.processingMs ?? 500, (transaction) =>
@@ -123,7 +135,7 @@ export async function createWorkflow(config: WorkflowConfig): Promise<Workflow> 
     auth,
     close: async () => {
       transactions.close();
-      await deliveries.settled();
+      await deliveries.close();
     },
   };
 }

@@ -1,3 +1,5 @@
+import { JweTransportError } from '@jwe-transport/codec';
+
 /** The `type` of every error the webhook receiver passes to `next(err)`, in body-parser's style. */
 export type WebhookErrorType =
   | 'webhook.signature.missing'
@@ -8,7 +10,9 @@ export type WebhookErrorType =
   | 'webhook.body.consumed'
   | 'webhook.body.too_large'
   | 'webhook.handler.failed'
-  | 'webhook.in_progress';
+  | 'webhook.in_progress'
+  | 'webhook.store.unavailable'
+  | 'webhook.internal';
 
 export type WebhookErrorCode =
   | 'ERR_WEBHOOK_SIGNATURE_MISSING'
@@ -19,7 +23,9 @@ export type WebhookErrorCode =
   | 'ERR_WEBHOOK_BODY_CONSUMED'
   | 'ERR_WEBHOOK_BODY_TOO_LARGE'
   | 'ERR_WEBHOOK_HANDLER_FAILED'
-  | 'ERR_WEBHOOK_IN_PROGRESS';
+  | 'ERR_WEBHOOK_IN_PROGRESS'
+  | 'ERR_WEBHOOK_STORE_UNAVAILABLE'
+  | 'ERR_WEBHOOK_INTERNAL';
 
 const STATUS: Record<WebhookErrorType, number> = {
   'webhook.signature.missing': 401,
@@ -34,6 +40,10 @@ const STATUS: Record<WebhookErrorType, number> = {
   'webhook.handler.failed': 500,
   // Another delivery of the same event is being handled: not this sender's fault; come back later.
   'webhook.in_progress': 503,
+  // The store (Redis) did not answer in time: the event cannot be claimed, so it is not handled now.
+  'webhook.store.unavailable': 503,
+  // A fault in the receiver itself (not the sender's): answered without details.
+  'webhook.internal': 500,
 };
 
 const CODE: Record<WebhookErrorType, WebhookErrorCode> = {
@@ -46,27 +56,32 @@ const CODE: Record<WebhookErrorType, WebhookErrorCode> = {
   'webhook.body.too_large': 'ERR_WEBHOOK_BODY_TOO_LARGE',
   'webhook.handler.failed': 'ERR_WEBHOOK_HANDLER_FAILED',
   'webhook.in_progress': 'ERR_WEBHOOK_IN_PROGRESS',
+  'webhook.store.unavailable': 'ERR_WEBHOOK_STORE_UNAVAILABLE',
+  'webhook.internal': 'ERR_WEBHOOK_INTERNAL',
 };
+
+/** 503s tell the sender to come back: these are worth its retry, and say nothing about the request. */
+const EXPOSED_5XX = new Set<WebhookErrorType>(['webhook.in_progress', 'webhook.store.unavailable']);
 
 /**
  * A refused webhook delivery: `status`/`statusCode`, `expose`, `type` and `code` as body-parser
- * errors have them. Messages never contain the signing key, the expected signature or the body.
+ * errors have them; a `JweTransportError` (the codec's base class), so one `catch` covers every
+ * package. Messages never contain the signing key, the expected signature or the body.
  */
-export class WebhookError extends Error {
+export class WebhookError extends JweTransportError {
   readonly status: number;
   readonly statusCode: number;
   readonly expose: boolean;
   readonly type: WebhookErrorType;
-  readonly code: WebhookErrorCode;
+  declare readonly code: WebhookErrorCode;
 
   constructor(type: WebhookErrorType, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(CODE[type], message, options);
     this.name = 'WebhookError';
     this.type = type;
-    this.code = CODE[type];
     this.status = STATUS[type];
     this.statusCode = this.status;
-    this.expose = this.status < 500 || type === 'webhook.in_progress';
+    this.expose = this.status < 500 || EXPOSED_5XX.has(type);
   }
 }
 

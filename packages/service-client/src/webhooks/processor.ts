@@ -1,8 +1,10 @@
+import { MemoryStore } from '../store/memory.js';
 import { isWebhookError, WebhookError } from './errors.js';
 import type { HeadersLike } from './headers.js';
 import type { WebhookEvent } from './notification.js';
 import type { RawBody } from './signature.js';
-import { signingKeysOf, type VerifyWebhookOptions, verifyWebhook } from './verify.js';
+import { isStoreUnavailable } from './store-call.js';
+import { signingKeysOf, storeTimeoutOf, type VerifyWebhookOptions, verifyWebhook } from './verify.js';
 
 /**
  * When the receiver answers the sender:
@@ -34,6 +36,16 @@ export interface WebhookProcessorOptions extends VerifyWebhookOptions {
   leaseSeconds?: number;
   /** Gets errors thrown by `onEvent`. Default: logs the error's name and message (never the body). */
   onError?: (error: unknown, event: WebhookEvent) => void;
+  /**
+   * Seconds the sender is asked to wait (`Retry-After`) when a delivery is answered 503: the
+   * store did not answer, or another delivery of the event is in hand. Default 5.
+   */
+  retryAfterSeconds?: number;
+  /**
+   * Where the receiver says that its store stopped answering (once per outage) and that it
+   * answers again (once). Default `console.error`. Lines name no key, body or signature.
+   */
+  log?: (line: string) => void;
 }
 
 /** The answer to give the sender, and (for `before-handler`) the work to run after it went out. */
@@ -42,6 +54,8 @@ export interface WebhookOutcome {
   body: Record<string, unknown>;
   /** The refusal, when the delivery was refused. */
   error?: WebhookError;
+  /** Headers to answer with besides `Content-Type` (`Retry-After` on a 503). */
+  headers: Record<string, string>;
   /** Runs `onEvent` after the answer (ack `before-handler`); never rejects. */
   afterAnswer?: () => Promise<void>;
 }
@@ -53,11 +67,45 @@ function defaultOnError(error: unknown, event: WebhookEvent): void {
   );
 }
 
-export function refusal(error: WebhookError): WebhookOutcome {
+export function refusal(error: WebhookError, retryAfterSeconds = 5): WebhookOutcome {
   const body = {
     error: { code: error.code, type: error.type, message: error.expose ? error.message : 'Internal error' },
   };
-  return { status: error.status, body, error };
+  const headers: Record<string, string> =
+    error.status === 503 ? { 'retry-after': String(retryAfterSeconds) } : {};
+  if (error.type === 'webhook.body.too_large') headers.connection = 'close';
+  return { status: error.status, body, error, headers };
+}
+
+/** A fault of the receiver itself (not a refusal of the delivery), answered as JSON without details. */
+export function internalFailure(error: unknown, log: (line: string) => void = console.error): WebhookOutcome {
+  const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
+  log(`webhook receiver failed on a delivery: ${name}: ${message}`);
+  return refusal(new WebhookError('webhook.internal', 'The webhook receiver failed.', { cause: error }));
+}
+
+/**
+ * Tracks whether the store answers: one line when it stops (naming the setting that bounds the
+ * wait), one when it is back. No timer: the next delivery is what notices the recovery.
+ */
+function storeHealth(log: (line: string) => void, timeoutMs: number) {
+  let down = false;
+  return {
+    failed(error: WebhookError) {
+      if (down) return;
+      down = true;
+      const reason = /^The receiver's store (.*?), so this delivery/.exec(error.message)?.[1] ?? 'failed';
+      log(
+        `webhook receiver: the store ${reason}; deliveries are answered 503 with Retry-After, and onEvent does not run, until it answers again. ` +
+          `Each store call waits at most storeTimeoutMs (${timeoutMs} ms); the Redis client reconnects by itself.`,
+      );
+    },
+    answered() {
+      if (!down) return;
+      down = false;
+      log('webhook receiver: the store answers again; deliveries are handled.');
+    },
+  };
 }
 
 /**
@@ -78,31 +126,60 @@ export function createWebhookProcessor(
     );
   }
   const onError = options.onError ?? defaultOnError;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const retryAfter = options.retryAfterSeconds ?? 5;
+  if (!Number.isInteger(retryAfter) || retryAfter < 0) {
+    throw new TypeError(
+      `webhook receiver: retryAfterSeconds must be a whole number of seconds; got ${retryAfter}.`,
+    );
+  }
+  const health = storeHealth(log, storeTimeoutOf(options));
+  // The receiver's own store: two receivers in one process do not see each other's events.
+  const verifyOptions: VerifyWebhookOptions = {
+    ...options,
+    store: options.store ?? new MemoryStore(),
+    ...(ack === 'after-handler' ? { leaseSeconds: options.leaseSeconds ?? 120 } : {}),
+  };
+  const refuse = (error: WebhookError) => {
+    if (isStoreUnavailable(error)) health.failed(error);
+    return refusal(error, retryAfter);
+  };
+  /** A store call after the claim: its failure is logged, not answered (the event was handled or released). */
+  const quietly = async (step: () => Promise<void>, event: WebhookEvent) => {
+    try {
+      await step();
+      health.answered();
+    } catch (error) {
+      if (isStoreUnavailable(error)) health.failed(error);
+      else onError(error, event);
+    }
+  };
 
   return async (rawBody, headers) => {
     let verified: Awaited<ReturnType<typeof verifyWebhook>>;
     try {
-      verified = await verifyWebhook(
-        rawBody,
-        headers,
-        ack === 'after-handler' ? { ...options, leaseSeconds: options.leaseSeconds ?? 120 } : options,
-      );
+      verified = await verifyWebhook(rawBody, headers, verifyOptions);
     } catch (error) {
-      if (isWebhookError(error)) return refusal(error);
-      throw error;
+      if (isWebhookError(error)) {
+        if (error.type === 'webhook.replayed') health.answered();
+        return refuse(error);
+      }
+      return internalFailure(error, log);
     }
+    health.answered();
     const { event, disposition } = verified;
     if (disposition === 'duplicate' && verified.inProgress && ack === 'after-handler') {
-      return refusal(
+      return refuse(
         new WebhookError(
           'webhook.in_progress',
           'This event is being handled by another delivery right now: deliver it again later.',
         ),
       );
     }
-    const answer = {
+    const answer: WebhookOutcome = {
       status: 200,
       body: { received: true, handled: disposition === 'new', duplicate: disposition === 'duplicate' },
+      headers: {},
     };
     if (disposition !== 'new') return answer;
     const delivery: WebhookDelivery = {
@@ -115,17 +192,17 @@ export function createWebhookProcessor(
       try {
         await options.onEvent(event, delivery);
       } catch (error) {
-        await verified.release().catch(() => {});
         onError(error, event);
+        await quietly(() => verified.release(), event);
         return false;
       }
       // Handled: a store that fails now must not make the sender deliver it again.
-      await verified.settle().catch((error: unknown) => onError(error, event));
+      await quietly(() => verified.settle(), event);
       return true;
     };
     if (ack === 'before-handler') return { ...answer, afterAnswer: async () => void (await run()) };
     if (await run()) return answer;
-    return refusal(
+    return refuse(
       new WebhookError(
         'webhook.handler.failed',
         'The application could not handle this event; it was released so that a retry can deliver it again.',

@@ -52,6 +52,13 @@ export async function signWebhookPayload(
   return `t=${timestamp},v1=${toHex(digest)}`;
 }
 
+/**
+ * Most `v1` entries a header may carry. A sender rotating keys sends two; each entry costs an HMAC
+ * per signing key, so a forged header with hundreds of them would cost hundreds of HMACs. More
+ * than this is refused as malformed before any is computed, so a request's cost stays bounded.
+ */
+export const MAX_SIGNATURE_ENTRIES = 8;
+
 export interface ParsedSignature {
   timestamp: number;
   /** Every `v1` value of the header (a sender may sign with two keys while rotating). */
@@ -85,6 +92,8 @@ export function parseSignatureHeader(value: string): ParsedSignature {
       if (!/^\d{1,12}$/.test(item) || timestamp !== undefined) throw invalid('bad t');
       timestamp = Number(item);
     } else if (name === 'v1') {
+      if (signatures.length === MAX_SIGNATURE_ENTRIES)
+        throw invalid(`more than ${MAX_SIGNATURE_ENTRIES} v1 entries`);
       signatures.push(item);
     }
   }

@@ -10,6 +10,7 @@ import {
   verifyWebhookSignature,
   WEBHOOK_SIGNATURE_HEADER,
 } from './signature.js';
+import { boundedStoreCall, DEFAULT_STORE_TIMEOUT_MS } from './store-call.js';
 
 export interface VerifyWebhookOptions {
   /**
@@ -22,11 +23,17 @@ export interface VerifyWebhookOptions {
   /** Seconds a signed timestamp may differ from now. Default 180 (field notes). */
   toleranceSeconds?: number;
   /**
-   * Where seen signatures and event identities are kept. Default: one in-memory store for the
-   * whole process (bounded, entries expire). Use `redisStore()` when more than one instance
-   * receives deliveries.
+   * Where seen signatures and event identities are kept. Default: an in-memory store (bounded,
+   * entries expire) of the receiver that made it; for `verifyWebhook()` called on its own, one
+   * for the whole process. Use `redisStore()` when more than one instance receives deliveries.
    */
   store?: KeyValueStore;
+  /**
+   * How long one store call may take, ms. Past it the delivery is refused with
+   * `webhook.store.unavailable` (503): the event is not claimed, so it is not handled now, and the
+   * sender's retry can deliver it. Default 3000.
+   */
+  storeTimeoutMs?: number;
   /** Events to hand over; others are `ignored`. Default `['v2rx.completed']`. */
   events?: readonly string[];
   /** How long an event identity is remembered, in seconds. Default 86 400 (a day). */
@@ -95,6 +102,16 @@ export function signingKeysOf(options: VerifyWebhookOptions, what: string): read
   return keys;
 }
 
+export function storeTimeoutOf(options: { storeTimeoutMs?: number }): number {
+  const timeoutMs = options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new TypeError(
+      `webhook receiver: storeTimeoutMs must be a positive number of ms; got ${timeoutMs}.`,
+    );
+  }
+  return timeoutMs;
+}
+
 export function eventIdentity(event: WebhookEvent): string {
   return event.eventId !== undefined ? `id:${event.eventId}` : `txn:${event.transactionId}:${event.event}`;
 }
@@ -119,8 +136,22 @@ export async function verifyWebhook(
   const store = options.store ?? defaultStore();
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const nowSeconds = (options.nowSeconds ?? (() => Math.floor(Date.now() / 1000)))();
+  const timeoutMs = storeTimeoutOf(options);
   const token = claimToken();
   const held: [key: string, value: string][] = [];
+  // A claim that times out may still be written later: undo it then (only this call's value).
+  const claim = async (key: string, value: string, ttlMs: number) => {
+    const undo = () => void store.release(key, value).catch(() => {});
+    if (await boundedStoreCall(() => store.claim(key, value, ttlMs), timeoutMs, undo)) return true;
+    // Lost answers are resent by Redis clients after a reconnect: our own value counts as ours.
+    return (await boundedStoreCall(() => store.get(key), timeoutMs)) === value;
+  };
+  const release = async () => {
+    for (const [key, value] of held.splice(0))
+      await boundedStoreCall(() => store.release(key, value), timeoutMs);
+  };
+  // A refusal after a claim frees what was claimed; if the store is away, the claim expires instead.
+  const releaseQuietly = () => void release().catch(() => {});
   let signedAt: number | undefined;
   if (keys) {
     const signature = await verifyWebhookSignature(rawBody, headerValue(headers, WEBHOOK_SIGNATURE_HEADER), {
@@ -130,7 +161,7 @@ export async function verifyWebhook(
     });
     const signatureKey = `webhook:signature:${signature.timestamp}.${signature.matched}`;
     // Long enough to outlive the window on either side of the signed time.
-    if (!(await store.claim(signatureKey, token, (2 * tolerance + 1) * 1000))) {
+    if (!(await claim(signatureKey, token, (2 * tolerance + 1) * 1000))) {
       throw new WebhookError(
         'webhook.replayed',
         'This signed delivery was already received: a replay, or a retry that reused the signature.',
@@ -139,16 +170,13 @@ export async function verifyWebhook(
     held.push([signatureKey, token]);
     signedAt = signature.timestamp;
   }
-  const release = async () => {
-    for (const [key, value] of held.splice(0)) await store.release(key, value);
-  };
   const eventTtlMs = (options.eventTtlSeconds ?? 86_400) * 1000;
   let settle = async () => {};
   let event: WebhookEvent;
   try {
     event = parseWebhookBody(rawBody);
   } catch (error) {
-    await release();
+    releaseQuietly();
     throw error;
   }
   const identity = eventIdentity(event);
@@ -167,8 +195,21 @@ export async function verifyWebhook(
   const leased = options.leaseSeconds !== undefined;
   const claimed = leased ? `pending:${token}` : `done:${token}`;
   const claimMs = leased ? Math.max(1, options.leaseSeconds ?? 0) * 1000 : eventTtlMs;
-  if (!(await store.claim(identityKey, claimed, claimMs))) {
-    const owner = await store.get(identityKey);
+  let claimedNow: boolean;
+  try {
+    claimedNow = await claim(identityKey, claimed, claimMs);
+  } catch (error) {
+    releaseQuietly();
+    throw error;
+  }
+  if (!claimedNow) {
+    let owner: string | undefined;
+    try {
+      owner = await boundedStoreCall(() => store.get(identityKey), timeoutMs);
+    } catch (error) {
+      releaseQuietly();
+      throw error;
+    }
     return { ...base, disposition: 'duplicate', inProgress: owner?.startsWith('pending:') === true };
   }
   const entry: [string, string] = [identityKey, claimed];
@@ -176,7 +217,7 @@ export async function verifyWebhook(
   settle = async () => {
     if (!leased || entry[1] !== claimed) return;
     entry[1] = `done:${token}`;
-    await store.set(identityKey, entry[1], eventTtlMs);
+    await boundedStoreCall(() => store.set(identityKey, entry[1], eventTtlMs), timeoutMs);
   };
   return { ...base, disposition: 'new' };
 }

@@ -2,6 +2,7 @@ import { parseLimit, readLimited, tooLarge } from './body-limit.js';
 import { isWebhookError } from './errors.js';
 import {
   createWebhookProcessor,
+  internalFailure,
   refusal,
   type WebhookOutcome,
   type WebhookProcessorOptions,
@@ -13,8 +14,7 @@ export interface WebhookHandlerOptions extends WebhookProcessorOptions {
 }
 
 function respond(outcome: WebhookOutcome): Response {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (outcome.error?.type === 'webhook.body.too_large') headers.connection = 'close';
+  const headers = { 'content-type': 'application/json', ...outcome.headers };
   return new Response(JSON.stringify(outcome.body), { status: outcome.status, headers });
 }
 
@@ -35,7 +35,7 @@ export function webhookHandler(options: WebhookHandlerOptions): (request: Reques
       rawBody = await readLimited(request.body, limit);
     } catch (error) {
       if (isWebhookError(error)) return respond(refusal(error));
-      throw error;
+      return respond(internalFailure(error, options.log));
     }
     const outcome = await processDelivery(rawBody, request.headers);
     if (outcome.afterAnswer) void outcome.afterAnswer();

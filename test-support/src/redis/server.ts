@@ -1,13 +1,23 @@
-// A real redis-server (Debian's package) on a free port of 127.0.0.1, without persistence.
+// A real redis-server (Debian's package) on 127.0.0.1: without persistence by default, or with an
+// append-only file in `dir`; it can be killed and started again on the same port and directory.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
-export interface RunningRedis {
-  url: string;
-  stop(): Promise<void>;
+export interface RedisServerOptions {
+  /** Default: a free port. */
+  port?: number;
+  /** With `dir`: `appendonly yes` and `appendfsync always` there, so an acknowledged write survives a kill. */
+  dir?: string;
 }
 
-function freePort(): Promise<number> {
+export interface RunningRedis {
+  url: string;
+  port: number;
+  /** SIGTERM by default; SIGKILL for a crash. Resolves once the process is gone. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -19,30 +29,22 @@ function freePort(): Promise<number> {
   });
 }
 
-function stopped(child: ChildProcess): Promise<void> {
+function stopped(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
-    child.kill('SIGTERM');
+    child.kill(signal);
   });
 }
 
-export async function startRedis(): Promise<RunningRedis> {
-  const port = await freePort();
+export async function startRedis(options: RedisServerOptions = {}): Promise<RunningRedis> {
+  const port = options.port ?? (await freePort());
+  const persistence = options.dir
+    ? ['--dir', options.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '']
+    : ['--save', '', '--appendonly', 'no'];
   const child = spawn(
     'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--loglevel',
-      'notice',
-    ],
+    ['--port', String(port), '--bind', '127.0.0.1', ...persistence, '--loglevel', 'notice'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   await new Promise<void>((resolve, reject) => {
@@ -59,5 +61,9 @@ export async function startRedis(): Promise<RunningRedis> {
     });
   });
   child.removeAllListeners('exit');
-  return { url: `redis://127.0.0.1:${port}`, stop: () => stopped(child) };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop: (signal = 'SIGTERM') => stopped(child, signal),
+  };
 }

@@ -1,0 +1,27 @@
+/**
+ * `@jwe-transport/service-client/auth`: login with client credentials and refresh on the
+ * documented endpoints, a token session that renews before expiry (shared across processes with a
+ * store), and a fetch that adds the bearer token.
+ * @packageDocumentation
+ */
+
+export { type BearerOptions, withBearer } from './auth/bearer-fetch.js';
+export {
+  type AuthEndpointOptions,
+  type ClientCredentials,
+  clientCredentialsLogin,
+  LOGIN_PATH,
+  REFRESH_PATH,
+  refreshTokenExchange,
+} from './auth/endpoints.js';
+export { AuthError, type AuthErrorCode, type AuthOperation, isAuthError } from './auth/errors.js';
+export {
+  createTokenSession,
+  TokenSession,
+  type TokenSessionOptions,
+  type TokenSessionStats,
+} from './auth/session.js';
+export { parseTokenAnswer, type TokenPair } from './auth/tokens.js';
+export type { FetchLike } from './http/fetch-like.js';
+export { MemoryStore, type MemoryStoreOptions } from './store/memory.js';
+export type { KeyValueStore } from './store/types.js';
