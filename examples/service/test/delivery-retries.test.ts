@@ -14,6 +14,7 @@ const transaction: Transaction = {
   folder: 'f',
   state: 'completed',
   files: new Map(),
+  objects: new Map(),
   request: undefined,
   createdAt: new Date().toISOString(),
   completedAt: new Date().toISOString(),

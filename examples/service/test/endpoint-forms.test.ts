@@ -80,6 +80,7 @@ describe('deliveries to such an address', () => {
     folder: 'f',
     state: 'completed',
     files: new Map(),
+    objects: new Map(),
     request: undefined,
     createdAt: new Date().toISOString(),
     completedAt: new Date().toISOString(),

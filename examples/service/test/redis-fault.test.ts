@@ -51,6 +51,7 @@ const transaction = (id: string): Transaction => ({
   folder: id,
   state: 'completed',
   files: new Map(),
+  objects: new Map(),
   request: undefined,
   createdAt: new Date().toISOString(),
   completedAt: new Date().toISOString(),

@@ -98,7 +98,13 @@ export function createJweClient(options: JweClientOptions): JweClient {
     seal: (body, headers, call) =>
       body === null || body === undefined
         ? sealer.seal(body, headers, call)
-        : traceSeal('client', resolved.kid, sizeable(body), () => sealer.seal(body, headers, call), sealedFacts),
+        : traceSeal(
+            'client',
+            resolved.kid,
+            sizeable(body),
+            () => sealer.seal(body, headers, call),
+            sealedFacts,
+          ),
     sealJson: (text, headers) =>
       traceSeal('client', resolved.kid, text, () => sealer.sealJson(text, headers), sealedFacts),
     sealJsonSync(text) {
@@ -115,7 +121,6 @@ export function createJweClient(options: JweClientOptions): JweClient {
     openBody: (body, head, context) => opener.openBody(body, head, context),
     openResponse: (response, context) => opener.openResponse(response, context),
   };
-
 }
 
 /** The plaintext, for its size, where it is at hand (text, bytes); none for blobs, forms and streams. */

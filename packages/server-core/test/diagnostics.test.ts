@@ -9,7 +9,7 @@ import { deriveKey, encrypt, encryptFile, encryptJson } from '@jwe-transport/cod
 import { type ChannelRecording, recordChannel } from '@jwe-transport/test-support/diagnostics';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withJwe } from '../src/index.js';
-import { withJweUpload } from '../src/node.js';
+import { withJweUpload } from '../src/node/index.js';
 
 // Real HTTP on 127.0.0.1: the Web handler `withJwe` served by @hono/node-server, called through
 // client-core's fetch wrapper (or plain fetch for envelopes no client would send).

@@ -22,7 +22,12 @@ export {
   type TranscriptionErrorCode,
   type TranscriptionErrorDetails,
 } from './transcription/errors.js';
-export { type GrantOptions, parseUploadGrant, UPLOAD_GRANT_PATH, type UploadGrant } from './transcription/grant.js';
+export {
+  type GrantOptions,
+  parseUploadGrant,
+  UPLOAD_GRANT_PATH,
+  type UploadGrant,
+} from './transcription/grant.js';
 export type { SizedSource } from './transcription/multipart-stream.js';
 export {
   type ExtraData,

@@ -10,9 +10,9 @@ import {
   createServiceClient,
   type TranscribeProgress,
   type TranscriptionError,
-  type TranscriptionParams,
 } from '@jwe-transport/service-client';
 import { audioFileFromPath } from '@jwe-transport/service-client/node';
+import type { TranscriptionParams } from '@jwe-transport/service-client/transcription';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningService, startService } from '../../../examples/service/src/index.js';
 import { pause } from '../src/http/pause.js';

@@ -2,10 +2,10 @@ import {
   errorResponse,
   JweServer,
   type JweServerOptions,
-  type Opened,
   type SizeLimit,
   sealResponse,
 } from '@jwe-transport/server-core';
+import type { Opened } from '@jwe-transport/server-core/adapter';
 import {
   type DefaultBodyType,
   type HttpCustomPredicate,

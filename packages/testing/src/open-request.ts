@@ -1,5 +1,10 @@
-import type { JweServer, Opened } from '@jwe-transport/server-core';
-import { fileFromPayload, isStrictBase64, openRequestBody } from '@jwe-transport/server-core';
+import type { JweServer } from '@jwe-transport/server-core';
+import {
+  fileFromPayload,
+  isStrictBase64,
+  type Opened,
+  openRequestBody,
+} from '@jwe-transport/server-core/adapter';
 
 /** What the mock did with one request, handed to resolvers beside the opened request. */
 export interface JweRequestFacts {
