@@ -1,6 +1,6 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import ts from 'typescript';
+import { strictDiagnostics, tsBlocksOf } from '@jwe-transport/test-support/readme-blocks';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /*
@@ -13,38 +13,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 const packageDir = join(import.meta.dirname, '..');
 const workDir = join(import.meta.dirname, `.readme-blocks-${process.pid}`);
 
-async function readmeBlocks(): Promise<string[]> {
-  const readme = await readFile(join(packageDir, 'README.md'), 'utf8');
-  return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
-}
-
-function diagnosticsOf(files: string[]): string[] {
-  const program = ts.createProgram(files, {
-    target: ts.ScriptTarget.ES2022,
-    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    exactOptionalPropertyTypes: true,
-    esModuleInterop: true,
-    skipLibCheck: true,
-    noEmit: true,
-    types: ['node'],
-  });
-  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where = diagnostic.file
-      ? `${diagnostic.file.fileName.slice(workDir.length + 1)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}`
-      : '';
-    return `${where} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
-  });
-}
-
 describe('the README', () => {
   afterAll(() => rm(workDir, { recursive: true, force: true }));
 
   it('has TypeScript examples that compile under strict, req.file typed without casts', async () => {
-    const blocks = await readmeBlocks();
+    const blocks = await tsBlocksOf(join(packageDir, 'README.md'));
     expect(blocks.length).toBeGreaterThanOrEqual(4);
     await mkdir(workDir, { recursive: true });
     const files = await Promise.all(
@@ -54,7 +27,7 @@ describe('the README', () => {
         return file;
       }),
     );
-    expect(diagnosticsOf(files)).toEqual([]);
+    expect(strictDiagnostics(files, workDir)).toEqual([]);
   });
 
   it('would catch a block that does not compile', async () => {
@@ -64,6 +37,8 @@ describe('the README', () => {
       file,
       "import { jwe } from '@jwe-transport/express-middleware';\njwe({ keys: { k: process.env.KEY } });\n",
     );
-    expect(diagnosticsOf([file]).join('\n')).toContain("Type 'string | undefined' is not assignable");
+    expect(strictDiagnostics([file], workDir).join('\n')).toContain(
+      "Type 'string | undefined' is not assignable",
+    );
   });
 });

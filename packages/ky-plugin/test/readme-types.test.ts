@@ -1,6 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import ts from 'typescript';
+import { strictDiagnostics } from '@jwe-transport/test-support/readme-blocks';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /*
@@ -32,28 +32,6 @@ function majorOf(code: string): 1 | 2 | undefined {
   return first ? (Number(first[1]) as 1 | 2) : undefined;
 }
 
-function diagnosticsOf(files: string[]): string[] {
-  const program = ts.createProgram(files, {
-    target: ts.ScriptTarget.ES2022,
-    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    exactOptionalPropertyTypes: true,
-    esModuleInterop: true,
-    skipLibCheck: true,
-    noEmit: true,
-    types: ['node'],
-  });
-  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where = diagnostic.file
-      ? `${diagnostic.file.fileName.slice(workDir.length + 1)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}`
-      : '';
-    return `${where} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
-  });
-}
-
 async function writeBlocks(blocks: Block[], major: 1 | 2): Promise<string[]> {
   const dir = join(workDir, `ky${major}`);
   await mkdir(dir, { recursive: true });
@@ -81,7 +59,7 @@ describe('the README examples, on ky 1.x and ky 2.x', () => {
       ].filter((block) => (majorOf(block.code) ?? major) === major);
       expect(blocks.filter((block) => block.source === 'root').length).toBeGreaterThanOrEqual(1);
       expect(blocks.length).toBeGreaterThanOrEqual(4);
-      expect(diagnosticsOf(await writeBlocks(blocks, major))).toEqual([]);
+      expect(strictDiagnostics(await writeBlocks(blocks, major), workDir)).toEqual([]);
     });
   }
 
@@ -95,6 +73,6 @@ describe('the README examples, on ky 1.x and ky 2.x', () => {
       ],
       2,
     );
-    expect(diagnosticsOf(files).join('\n')).toContain('prefixUrl');
+    expect(strictDiagnostics(files, workDir).join('\n')).toContain('prefixUrl');
   });
 });

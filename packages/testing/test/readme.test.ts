@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { strictDiagnostics, tsBlocksOf } from '@jwe-transport/test-support/readme-blocks';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -18,38 +19,9 @@ const run = promisify(execFile);
 const packageDir = join(import.meta.dirname, '..');
 const workDir = join(import.meta.dirname, `.readme-blocks-${process.pid}`);
 
-async function readmeBlocks(): Promise<string[]> {
-  const readme = await readFile(join(packageDir, 'README.md'), 'utf8');
-  return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
-}
-
-const OPTIONS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  strict: true,
-  noUncheckedIndexedAccess: true,
-  exactOptionalPropertyTypes: true,
-  esModuleInterop: true,
-  skipLibCheck: true,
-  noEmit: true,
-  types: ['node'],
-};
-
-function diagnosticsOf(files: string[]): string[] {
-  const program = ts.createProgram(files, OPTIONS);
-  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where = diagnostic.file
-      ? `${diagnostic.file.fileName.slice(workDir.length + 1)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}`
-      : '';
-    return `${where} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
-  });
-}
-
 let blocks: string[];
 beforeAll(async () => {
-  blocks = await readmeBlocks();
+  blocks = await tsBlocksOf(join(packageDir, 'README.md'));
   // No package.json of its own: this package's ("type": "module", "exports") applies to the blocks.
   await mkdir(workDir, { recursive: true });
 });
@@ -65,7 +37,7 @@ describe('the README', () => {
         return file;
       }),
     );
-    expect(diagnosticsOf(files)).toEqual([]);
+    expect(strictDiagnostics(files, workDir)).toEqual([]);
   });
 
   it('would catch a block that does not compile', async () => {
@@ -74,7 +46,7 @@ describe('the README', () => {
       file,
       "import { createJweHttp } from '@jwe-transport/testing';\ncreateJweHttp({ key: 'x' });\n",
     );
-    expect(diagnosticsOf([file]).join('\n')).toMatch(/'key' does not exist|not assignable/);
+    expect(strictDiagnostics([file], workDir).join('\n')).toMatch(/'key' does not exist|not assignable/);
   });
 
   it('has Node examples that run to completion', async () => {
