@@ -2,8 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type HeadlessChromium, launchChromium } from '@jwe-transport/test-support/chromium';
 import { type Bundler, bundleForBrowser } from '../support/bundle.js';
-import { type HeadlessChromium, launchChromium, runPageScenarios } from '../support/chromium.js';
+import { runPageScenarios } from '../support/chromium.js';
 import { type ReferenceService, startReferenceService } from '../support/reference-service.js';
 import { type StaticOrigin, serveStatic } from '../support/static-origin.js';
 

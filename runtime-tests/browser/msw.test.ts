@@ -3,9 +3,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type HeadlessChromium, launchChromium } from '@jwe-transport/test-support/chromium';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleForBrowser } from '../support/bundle.js';
-import { type HeadlessChromium, launchChromium, runPageScenarios } from '../support/chromium.js';
+import { runPageScenarios } from '../support/chromium.js';
 import { type StaticOrigin, serveStatic } from '../support/static-origin.js';
 
 /*

@@ -1,47 +1,5 @@
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
-
-/** Debian's Chromium (`apt-get install chromium`); Playwright never downloads a browser here. */
-export const CHROMIUM = '/usr/bin/chromium';
-
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export interface HeadlessChromium {
-  context: BrowserContext;
-  close(): Promise<void>;
-}
-
-/** Headless Chromium with a fresh profile that is removed on close. */
-export async function launchChromium(): Promise<HeadlessChromium> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`The browser tests need Debian's Chromium at ${CHROMIUM}: apt-get install chromium`);
-  }
-  const profile = await mkdtemp(join(tmpdir(), 'jwe-chromium-profile-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-  });
-  return {
-    context,
-    close: async () => {
-      await context.close();
-      await rm(profile, { recursive: true, force: true });
-    },
-  };
-}
+import type { HeadlessChromium } from '@jwe-transport/test-support/chromium';
+import type { Page } from 'playwright-core';
 
 /**
  * Opens `pageUrl`, waits for its bundle to publish `window.jweScenarios`, runs it with `config`

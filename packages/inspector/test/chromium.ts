@@ -1,23 +1,7 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
-
-/** Debian's Chromium (`apt-get install chromium`, done by .ci/run); Playwright never downloads a browser here. */
-export const CHROMIUM = '/usr/bin/chromium';
-
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { launchChromium } from '@jwe-transport/test-support/chromium';
+import type { BrowserContext, Page } from 'playwright-core';
 
 export const INSPECTOR_HTML = fileURLToPath(new URL('../dist/inspector.html', import.meta.url));
 export const INSPECTOR_URL = new URL('../dist/inspector.html', import.meta.url).href;
@@ -35,34 +19,17 @@ export interface Inspector {
 
 /** Headless Chromium with a fresh profile (removed on close) showing dist/inspector.html from file://. */
 export async function openInspector(): Promise<Inspector> {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`The inspector tests need Debian's Chromium at ${CHROMIUM}: apt-get install chromium`);
   if (!existsSync(INSPECTOR_HTML))
     throw new Error(`${INSPECTOR_HTML} is missing: run pnpm build (pnpm test does) first.`);
-  const profile = await mkdtemp(join(tmpdir(), 'jwe-inspector-profile-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-    acceptDownloads: true,
-    viewport: { width: 1200, height: 900 },
-  });
+  const browser = await launchChromium({ acceptDownloads: true, viewport: { width: 1200, height: 900 } });
+  const { context } = browser;
   const requests: string[] = [];
   const pageErrors: string[] = [];
   context.on('request', (request) => requests.push(request.url()));
   const page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (error) => pageErrors.push(error.message));
   await page.goto(INSPECTOR_URL);
-  return {
-    context,
-    page,
-    requests,
-    pageErrors,
-    close: async () => {
-      await context.close();
-      await rm(profile, { recursive: true, force: true });
-    },
-  };
+  return { context, page, requests, pageErrors, close: browser.close };
 }
 
 /** Requests that would leave the machine: anything but the file itself, blob: and data: URLs. */
