@@ -2,34 +2,22 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFileSync } from 'node:child_process';
 import { subscribe, tracingChannel, unsubscribe } from 'node:diagnostics_channel';
 import { fileURLToPath } from 'node:url';
+import { recordChannel } from '@jwe-transport/test-support/diagnostics';
 import { describe, expect, it } from 'vitest';
 import { byteSize, type JweTraceContext, traceKid, traceOpen, traceSeal } from '../src/diagnostics/index.js';
 import { JweError } from '../src/errors.js';
 
-const EVENTS = ['start', 'end', 'asyncStart', 'asyncEnd', 'error'] as const;
-
-/** Subscribes to every event of a TracingChannel and lists the events, in order, while `run` runs. */
+/** The events a TracingChannel published, in order, while `run` ran (a failure of `run` is what is traced). */
 async function eventsOf(name: string, run: () => unknown): Promise<string[]> {
-  const seen: string[] = [];
-  const on = (event: (typeof EVENTS)[number]) => () => {
-    seen.push(event);
-  };
-  const handlers = {
-    start: on('start'),
-    end: on('end'),
-    asyncStart: on('asyncStart'),
-    asyncEnd: on('asyncEnd'),
-    error: on('error'),
-  };
-  const channel = tracingChannel(name);
-  channel.subscribe(handlers);
+  const recording = recordChannel(name);
   try {
     await run();
   } catch {
     // The failure itself is what is traced.
+  } finally {
+    recording.stop();
   }
-  channel.unsubscribe(handlers);
-  return seen;
+  return recording.events.map(({ event }) => event);
 }
 
 function boom(): never {
