@@ -1,4 +1,5 @@
 import { encryptJson } from '@jwe-transport/codec';
+import { expect } from 'vitest';
 
 /** One line a `JweLogger` was given. */
 export interface LoggedLine {
@@ -40,3 +41,15 @@ export const WRONG_KEY_DETAILS = {
   type: 'jwe.decrypt.failed',
   kid: 'partner-7',
 } as const;
+
+/** Asserts the one line a wrong-key request leaves in a captured logger: info, its details, never the key. */
+export function expectWrongKeyRefusalLogged(lines: LoggedLine[]): void {
+  expect(lines).toEqual([
+    {
+      level: 'info',
+      details: { ...WRONG_KEY_DETAILS },
+      message: expect.stringMatching(/^jwe: request refused \(400 ERR_JWE_DECRYPTION_FAILED\)/),
+    },
+  ]);
+  expect(JSON.stringify(lines)).not.toContain(WRONG_KEY);
+}
