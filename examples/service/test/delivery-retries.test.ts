@@ -6,20 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Deliverer, type DeliveryOptions, retryAfterMs } from '../src/workflow/delivery.js';
 import { EndpointPolicy } from '../src/workflow/endpoint-policy.js';
 import { SubscriptionStore } from '../src/workflow/subscriptions.js';
-import type { Transaction } from '../src/workflow/transactions.js';
+import { completedTransaction } from './support/transaction.js';
 
-const transaction: Transaction = {
-  id: 'txn-retries',
-  owner: 'alpha',
-  folder: 'f',
-  state: 'completed',
-  files: new Map(),
-  objects: new Map(),
-  request: undefined,
-  createdAt: new Date().toISOString(),
-  completedAt: new Date().toISOString(),
-  output: undefined,
-};
+const transaction = completedTransaction('txn-retries', 'f');
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

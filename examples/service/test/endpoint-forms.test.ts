@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deliverer, type Resolve } from '../src/workflow/delivery.js';
 import { EndpointPolicy, embeddedIPv4, isInternalAddress } from '../src/workflow/endpoint-policy.js';
 import { SubscriptionStore } from '../src/workflow/subscriptions.js';
-import type { Transaction } from '../src/workflow/transactions.js';
 import { bearer, login, startTestService, type TestService, type Tokens } from './support/service.js';
+import { completedTransaction } from './support/transaction.js';
 
 // Each names 127.0.0.1, 10.0.0.1 or 192.168.1.1 inside an IPv6 address.
 const INTERNAL_FORMS = [
@@ -74,18 +74,7 @@ describe('subscriptions naming such an address', () => {
 });
 
 describe('deliveries to such an address', () => {
-  const transaction: Transaction = {
-    id: 'txn-forms',
-    owner: 'alpha',
-    folder: 'f',
-    state: 'completed',
-    files: new Map(),
-    objects: new Map(),
-    request: undefined,
-    createdAt: new Date().toISOString(),
-    completedAt: new Date().toISOString(),
-    output: undefined,
-  };
+  const transaction = completedTransaction('txn-forms', 'f');
 
   /** A subscription stored as it is (as if the policy changed since it was made), delivered once. */
   async function deliverTo(endpoint: string, resolve?: Resolve) {

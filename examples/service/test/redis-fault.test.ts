@@ -13,8 +13,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Deliverer } from '../src/workflow/delivery.js';
 import { EndpointPolicy } from '../src/workflow/endpoint-policy.js';
 import { SubscriptionStore } from '../src/workflow/subscriptions.js';
-import type { Transaction } from '../src/workflow/transactions.js';
 import { type Child, startChild } from './support/child.js';
+import { completedTransaction } from './support/transaction.js';
 
 const SIGNING_KEY = 'whsec-redis-fault-0123';
 const receiverScript = fileURLToPath(new URL('./fixtures/webhook-receiver.mjs', import.meta.url));
@@ -44,19 +44,6 @@ async function roundRobin(targets: string[]) {
       }),
   };
 }
-
-const transaction = (id: string): Transaction => ({
-  id,
-  owner: 'alpha',
-  folder: id,
-  state: 'completed',
-  files: new Map(),
-  objects: new Map(),
-  request: undefined,
-  createdAt: new Date().toISOString(),
-  completedAt: new Date().toISOString(),
-  output: undefined,
-});
 
 let dir: string;
 let redis: RunningRedis;
@@ -113,13 +100,13 @@ it('delivers every event to onEvent exactly once across two receivers while Redi
     deliverer.records.filter((record) => record.transactionId.startsWith(phase));
 
   // Before: Redis up.
-  for (const id of ids('before')) deliverer.deliver(transaction(id));
+  for (const id of ids('before')) deliverer.deliver(completedTransaction(id));
   await deliverer.settled();
   expect(records('before').map((record) => record.status)).toEqual(Array(10).fill(200));
 
   // During: Redis killed; every delivery is refused (503) at least once before it comes back.
   await redis.stop('SIGKILL');
-  for (const id of ids('during')) deliverer.deliver(transaction(id));
+  for (const id of ids('during')) deliverer.deliver(completedTransaction(id));
   await expect
     .poll(
       () =>
@@ -137,9 +124,9 @@ it('delivers every event to onEvent exactly once across two receivers while Redi
 
   // After: the same port and append-only file; the retries go through, and new events too.
   redis = await startRedis({ port: redis.port, dir });
-  for (const id of ids('after')) deliverer.deliver(transaction(id));
+  for (const id of ids('after')) deliverer.deliver(completedTransaction(id));
   // The "before" events again, as a sender that lost its answers would: still known after the kill.
-  for (const id of ids('before')) deliverer.deliver(transaction(id));
+  for (const id of ids('before')) deliverer.deliver(completedTransaction(id));
   await deliverer.settled();
 
   await Promise.all(receivers.map((child) => child.stop()));
