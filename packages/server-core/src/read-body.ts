@@ -45,10 +45,20 @@ export async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGe
   }
 }
 
+const readToEnd = new WeakSet<Request>();
+
+/** Whether `readRequestBody` read this request's body to its end (an error answer may then keep the connection). */
+export function bodyReadToEnd(request: Request): boolean {
+  return readToEnd.has(request);
+}
+
 /** Reads a Web `Request` body into memory, failing with 413 as soon as it passes `limit`. */
 export async function readRequestBody(request: Request, limit: number): Promise<Uint8Array> {
   refuseEarly(request.headers.get('content-encoding'), request.headers.get('content-length'), limit);
-  return request.body ? readAll(streamChunks(request.body), limit) : new Uint8Array(0);
+  if (!request.body) return new Uint8Array(0);
+  const bytes = await readAll(streamChunks(request.body), limit);
+  readToEnd.add(request);
+  return bytes;
 }
 
 /**

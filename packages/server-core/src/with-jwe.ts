@@ -1,5 +1,6 @@
 import { JweServer } from './jwe-server.js';
 import type { JweServerOptions } from './options.js';
+import { bodyReadToEnd } from './read-body.js';
 import { noteKid, type RefusalReporting, reportRefusal } from './refusal.js';
 import { errorResponse, openRequest, sealResponse } from './web.js';
 
@@ -31,6 +32,8 @@ export function refuser(options: WithJweOptions | JweServer): Refuser {
   return async (server, error, request, opened) => {
     if (opened) noteKid(error, opened.info.kid);
     const answer = await errorResponse(server, error, opened);
+    // As the Node adapters do: an unread (or half-read) body must not be parsed as the next request.
+    if (request.body !== null && !bodyReadToEnd(request)) answer.headers.set('connection', 'close');
     reportRefusal(error, reporting);
     if (answer.status >= 500 && onError) {
       try {
