@@ -2,14 +2,7 @@ import { jsonBody, serviceMessage } from '../http/body.js';
 import { callService, type ServiceContext } from '../http/call.js';
 import { isTranscriptionError, TranscriptionError } from './errors.js';
 import type { ProgressListener } from './progress.js';
-import {
-  type Attempt,
-  isTransientStatus,
-  type RetryOptions,
-  resolveRetry,
-  retryAfterMs,
-  withRetries,
-} from './retry.js';
+import { type Attempt, type RetryOptions, refusedAttempt, resolveRetry, withRetries } from './retry.js';
 import { UPLOAD_GRANT_ACTION } from './vocabulary.js';
 
 /** docs/wire-format.md, "Transcription workflow" > "Step 1: upload grant". */
@@ -99,13 +92,7 @@ export async function requestUploadGrant(
       `The upload grant for transaction ${JSON.stringify(transactionId)} was refused (HTTP ${response.status}).${serviceMessage(body)}${response.status === 409 ? ' The transaction was started already: it takes no more files.' : ' Check the credentials and the transaction id.'}`,
       { status: response.status },
     );
-    if (!isTransientStatus(response.status)) throw error;
-    return {
-      ok: false,
-      reason: `service answered ${response.status}`,
-      error,
-      retryAfterMs: retryAfterMs(response),
-    };
+    return refusedAttempt(response, error, 'service');
   };
   return withRetries(attempt, resolveRetry(options.retry), options.signal, (report) =>
     emit({ step: 'retry', transactionId, of: 'grant', ...report }),

@@ -59,6 +59,24 @@ export type Attempt<T> =
   | { ok: true; value: T }
   | { ok: false; error: unknown; reason: string; retryAfterMs?: number | undefined };
 
+/**
+ * The attempt an HTTP refusal comes to: a transient status (408, 429, 5xx) is worth another try,
+ * after the server's `Retry-After` when it sent one; any other status is final and `error` is thrown.
+ */
+export function refusedAttempt(
+  response: Response,
+  error: unknown,
+  by: 'service' | 'storage',
+): Attempt<never> {
+  if (!isTransientStatus(response.status)) throw error;
+  return {
+    ok: false,
+    reason: `${by} answered ${response.status}`,
+    error,
+    retryAfterMs: retryAfterMs(response),
+  };
+}
+
 export interface RetryReport {
   /** The attempt that failed (1-based). */
   attempt: number;

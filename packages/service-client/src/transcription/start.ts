@@ -4,14 +4,7 @@ import { TranscriptionError } from './errors.js';
 import { isUnreachable, type UploadGrant } from './grant.js';
 import type { TranscriptionParams } from './params.js';
 import type { ProgressListener } from './progress.js';
-import {
-  type Attempt,
-  isTransientStatus,
-  type RetryOptions,
-  resolveRetry,
-  retryAfterMs,
-  withRetries,
-} from './retry.js';
+import { type Attempt, type RetryOptions, refusedAttempt, resolveRetry, withRetries } from './retry.js';
 import type { Transfer } from './vocabulary.js';
 
 /** docs/wire-format.md, "Step 3: start"; the transaction id is appended. */
@@ -145,13 +138,7 @@ export async function postStart(
         `Starting transaction ${quoted} failed (HTTP ${response.status}).${serviceMessage(answer)}${details}`,
         { status: response.status },
       );
-      if (!isTransientStatus(response.status)) throw error;
-      return {
-        ok: false,
-        reason: `service answered ${response.status}`,
-        error,
-        retryAfterMs: retryAfterMs(response),
-      };
+      return refusedAttempt(response, error, 'service');
     }
     emit({ step: 'start', transactionId, attempt: number, alreadyStarted: false });
     return {

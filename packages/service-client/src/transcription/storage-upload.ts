@@ -8,8 +8,8 @@ import {
   type Attempt,
   isTransientStatus,
   type RetryOptions,
+  refusedAttempt,
   resolveRetry,
-  retryAfterMs,
   withRetries,
 } from './retry.js';
 
@@ -250,13 +250,7 @@ export async function uploadWithRetries(
         retryAfterMs: 0,
       };
     }
-    if (!isTransientStatus(response.status)) throw error;
-    return {
-      ok: false,
-      reason: `storage answered ${response.status}`,
-      error,
-      retryAfterMs: retryAfterMs(response),
-    };
+    return refusedAttempt(response, error, 'storage');
   };
   return withRetries(attempt, retry, options.signal, (report) =>
     emit({ step: 'retry', transactionId, of: 'file', file: file.name, ...report }),
