@@ -44,6 +44,8 @@ export interface WorkflowConfig {
   now?: () => number;
   /** Where to say what happened (deliveries). Default: nowhere. */
   log?: (line: string) => void;
+  /** Moves a received upload into its folder. Default `fs.rename`; tests hold it to order a race. */
+  renameUpload?: (from: string, to: string) => Promise<void>;
 }
 
 export interface GeneratedClient {

@@ -124,7 +124,13 @@ export async function createWorkflow(config: WorkflowConfig): Promise<Workflow> 
       maxFileBytes: config.maxFileBytes ?? 5 * 2 ** 30,
     }),
   );
-  router.use(storageRoutes(transactions, signer, { storageDir: config.storageDir, now }));
+  router.use(
+    storageRoutes(transactions, signer, {
+      storageDir: config.storageDir,
+      now,
+      ...(config.renameUpload ? { rename: config.renameUpload } : {}),
+    }),
+  );
   router.use(transactionRoutes(transactions, auth, json));
   return {
     router,

@@ -101,7 +101,7 @@ function meter(max: number) {
 export function storageRoutes(
   transactions: TransactionStore,
   signer: PolicySigner,
-  options: { storageDir: string; now: () => number },
+  options: { storageDir: string; now: () => number; rename?: (from: string, to: string) => Promise<void> },
 ): Router {
   const partialDir = join(options.storageDir, '.partial');
   const router = Router();
@@ -204,8 +204,22 @@ export function storageRoutes(
       // Started while this file was arriving: it is not stored. Checked right before the rename,
       // the last await before the record is kept.
       if (closed()) throw denied('the transaction of this grant was started while the file arrived.');
-      await rename(partial, target);
       const name = key.slice(transaction.folder.length);
+      // The rename is not atomic with start: until the record is kept, start sees this name as
+      // not uploaded yet (rather than a file about to be replaced under it).
+      const stored = transactions.storing(transaction, name);
+      try {
+        await (options.rename ?? rename)(partial, target);
+      } finally {
+        stored();
+      }
+      // Started (without this name) while it moved: a started folder takes no more files.
+      if (closed()) {
+        transaction.files.delete(name);
+        transaction.objects.delete(name);
+        await rm(target, { force: true });
+        throw denied('the transaction of this grant was started while the file arrived.');
+      }
       const audioType = audioTypeOf(name);
       const record: AudioFileRecord = {
         name,

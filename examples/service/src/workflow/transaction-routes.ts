@@ -14,7 +14,11 @@ const notFound = (res: Response, id: string) =>
 const unprocessable = (res: Response, details: Detail[]) => res.status(422).json({ details });
 
 /** What each named file must satisfy at start: uploaded to this transaction's folder, with an audio extension. */
-function fileDetails(transaction: Transaction, names: (string | undefined)[]): Detail[] {
+function fileDetails(
+  transaction: Transaction,
+  names: (string | undefined)[],
+  isStoring: (name: string) => boolean,
+): Detail[] {
   const details: Detail[] = [];
   names.forEach((name, index) => {
     if (name === undefined)
@@ -34,6 +38,12 @@ function fileDetails(transaction: Transaction, names: (string | undefined)[]): D
         loc: ['body', 'client_generated_files', index],
         msg: `${name} is not audio: use one of ${AUDIO_EXTENSIONS.join(', ')}`,
         type: 'value_error.file_type',
+      });
+    else if (isStoring(name))
+      details.push({
+        loc: ['body', 'client_generated_files', index],
+        msg: `${name} is still being stored: start once its upload has been answered`,
+        type: 'value_error.file_missing',
       });
     else if (!transaction.files.has(name))
       details.push({
@@ -90,7 +100,7 @@ export function transactionRoutes(
       ]);
     }
     const names = parsed.request.files.map((entry) => fileNameOf(entry, locations));
-    const details = fileDetails(transaction, names);
+    const details = fileDetails(transaction, names, (name) => transactions.isStoring(transaction, name));
     if (details.length > 0) return unprocessable(res, details);
     transactions.start(transaction, { ...parsed.request, files: names as string[] });
     return res.status(201).json({

@@ -31,6 +31,8 @@ export const TXN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export class TransactionStore {
   readonly #items = new Map<string, Transaction>();
   readonly #timers = new Set<NodeJS.Timeout>();
+  /** Per transaction, the file names whose upload is being moved into its folder, with how many. */
+  readonly #storing = new WeakMap<Transaction, Map<string, number>>();
 
   constructor(
     private readonly processingMs: number,
@@ -63,6 +65,26 @@ export class TransactionStore {
     };
     this.#items.set(id, transaction);
     return transaction;
+  }
+
+  /**
+   * Marks `name` as being stored in `transaction` (its file is moving into the folder, its record
+   * not yet kept) until the returned release is called: start must not take it as uploaded meanwhile.
+   */
+  storing(transaction: Transaction, name: string): () => void {
+    const names = this.#storing.get(transaction) ?? new Map<string, number>();
+    this.#storing.set(transaction, names);
+    names.set(name, (names.get(name) ?? 0) + 1);
+    return () => {
+      const left = (names.get(name) ?? 1) - 1;
+      if (left > 0) names.set(name, left);
+      else names.delete(name);
+    };
+  }
+
+  /** Whether an upload of `name` into `transaction` has passed its checks but is not recorded yet. */
+  isStoring(transaction: Transaction, name: string): boolean {
+    return this.#storing.get(transaction)?.has(name) ?? false;
   }
 
   start(transaction: Transaction, request: StartRequest): void {
