@@ -1,5 +1,6 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import type { RunningServer } from '@jwe-transport/test-support/server-conformance/adapter';
+import { listenLocal } from '@jwe-transport/test-support/server-conformance/listen';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import express4 from 'express4';
 
@@ -27,26 +28,7 @@ export const errorAsJson: ErrorRequestHandler = (error, _req, res, _next) => {
   res.status(status).json({ error: { type, code, message: expose ? message : 'Internal error' } });
 };
 
-export interface Running {
-  url: string;
-  close(): Promise<void>;
-}
+export type Running = RunningServer;
 
-/** Listens on 127.0.0.1 with a port the OS picks. */
-export function listen(app: Express): Promise<Running> {
-  return new Promise((resolve, reject) => {
-    const server: Server = app.listen(0, '127.0.0.1');
-    server.once('error', reject);
-    server.once('listening', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        close: () =>
-          new Promise((done) => {
-            server.closeAllConnections();
-            server.close(() => done());
-          }),
-      });
-    });
-  });
-}
+/** Serves `app` on 127.0.0.1 with a port the OS picks. */
+export const listen = (app: Express): Promise<Running> => listenLocal(createServer(app));
