@@ -1,4 +1,5 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { harEntry } from '@jwe-transport/test-support/har';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joseCEncrypt, jwcryptoEncrypt } from '../../../test-vectors/peers/index.mjs';
 import { KEY, OTHER_KEY, runCli, tempDir, utf8 } from './helpers/run-cli.js';
@@ -8,53 +9,13 @@ let tmp: Awaited<ReturnType<typeof tempDir>>;
 let harPath: string;
 let wav: Buffer;
 
-type Header = { name: string; value: string };
-
-function entry(
+/** An entry of the recorded HAR, at a path of the API. */
+const entry = (
   method: string,
   path: string,
-  request: { headers: Header[]; body?: string },
-  response: { status: number; headers: Header[]; body: string; base64?: boolean },
-) {
-  const content = response.base64
-    ? {
-        size: response.body.length,
-        mimeType: 'application/json',
-        text: Buffer.from(response.body).toString('base64'),
-        encoding: 'base64',
-      }
-    : { size: response.body.length, mimeType: 'application/json', text: response.body };
-  return {
-    startedDateTime: '2026-11-22T03:00:00.000Z',
-    time: 42,
-    request: {
-      method,
-      url: `${BASE}${path}`,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [{ name: 'Authorization', value: 'Bearer <ACCESS_TOKEN>' }, ...request.headers],
-      queryString: [],
-      ...(request.body === undefined
-        ? {}
-        : { postData: { mimeType: 'application/json', text: request.body } }),
-      headersSize: -1,
-      bodySize: request.body?.length ?? 0,
-    },
-    response: {
-      status: response.status,
-      statusText: response.status === 200 ? 'OK' : 'Created',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: response.headers,
-      content,
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: response.body.length,
-    },
-    cache: {},
-    timings: { send: 1, wait: 40, receive: 1 },
-  };
-}
+  request: Parameters<typeof harEntry>[2],
+  response: Parameters<typeof harEntry>[3],
+) => harEntry(method, `${BASE}${path}`, request, response);
 
 const jwe = [
   { name: 'Content-Type', value: 'application/json' },

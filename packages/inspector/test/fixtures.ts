@@ -1,4 +1,5 @@
 import { encryptFile, encryptJson } from '@jwe-transport/codec';
+import { harEntry } from '@jwe-transport/test-support/har';
 
 // The service documentation's samples, as recorded in the field notes.
 export const DOC_KEY = '5821234562344567';
@@ -37,46 +38,6 @@ export function makeWav(): Uint8Array {
   for (let i = 0; i < samples; i++)
     view.setInt16(44 + i * 2, Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 12000), true);
   return bytes;
-}
-
-type Header = { name: string; value: string };
-
-export function harEntry(
-  method: string,
-  url: string,
-  request: { headers?: Header[]; body?: string },
-  response: { status: number; headers?: Header[]; body?: string },
-) {
-  return {
-    startedDateTime: '2026-11-26T10:00:00.000Z',
-    time: 42,
-    request: {
-      method,
-      url,
-      httpVersion: 'HTTP/1.1',
-      cookies: [{ name: 'session', value: 'cookie-secret-value' }],
-      headers: [{ name: 'Authorization', value: 'Bearer access-token-secret' }, ...(request.headers ?? [])],
-      queryString: [],
-      ...(request.body === undefined
-        ? {}
-        : { postData: { mimeType: 'application/json', text: request.body } }),
-      headersSize: -1,
-      bodySize: request.body?.length ?? 0,
-    },
-    response: {
-      status: response.status,
-      statusText: '',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: response.headers ?? [],
-      content: { size: response.body?.length ?? 0, mimeType: 'application/json', text: response.body ?? '' },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: response.body?.length ?? 0,
-    },
-    cache: {},
-    timings: { send: 1, wait: 40, receive: 1 },
-  };
 }
 
 const JWE = [{ name: 'X-Encryption', value: 'JWE' }];
