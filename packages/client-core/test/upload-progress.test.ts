@@ -2,9 +2,10 @@
 
 import { SHARED_KEY, startJweServer } from '@jwe-transport/test-support/client/jwe-server';
 import { MiB, makeLargeFile } from '@jwe-transport/test-support/client/large-file';
-import { expectPlaintextProgress, type ProgressPoint } from '@jwe-transport/test-support/client/progress';
+import type { ProgressPoint } from '@jwe-transport/test-support/client/progress';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJweFetch, fileFromPath } from '../src/index.node.js';
+import { createJweFetch } from '../src/index.node.js';
+import { expectFileUploadProgress } from './helpers/upload-file-progress.js';
 
 describe('createJweFetch: onUploadProgress', () => {
   let server: Awaited<ReturnType<typeof startJweServer>>;
@@ -20,18 +21,7 @@ describe('createJweFetch: onUploadProgress', () => {
     it(`${label}: monotonic plaintext bytes, total = the size from the first event, last = the size`, async () => {
       const file = await makeLargeFile(size);
       try {
-        const jweFetch = createJweFetch({ key: SHARED_KEY, origins: [server.origin] });
-        const events: ProgressPoint[] = [];
-        const form = new FormData();
-        form.set('file', await fileFromPath(file.path), 'scan.bin');
-        const response = await jweFetch(`${server.url}/progress`, {
-          method: 'POST',
-          body: form,
-          onUploadProgress: ({ loaded, total }) => events.push({ loaded, total }),
-        });
-        expect(response.status).toBe(200);
-        expect(server.last().file).toEqual({ size, sha256: file.sha256 });
-        expectPlaintextProgress(events, size);
+        await expectFileUploadProgress(server, file);
       } finally {
         await file.remove();
       }

@@ -1,9 +1,8 @@
 // createJweFetch's onUploadProgress on a 64 MiB file from disk.
-import { SHARED_KEY, startJweServer } from '@jwe-transport/test-support/client/jwe-server';
+import { startJweServer } from '@jwe-transport/test-support/client/jwe-server';
 import { MiB, makeLargeFile } from '@jwe-transport/test-support/client/large-file';
-import { expectPlaintextProgress, type ProgressPoint } from '@jwe-transport/test-support/client/progress';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJweFetch, fileFromPath } from '../../src/index.node.js';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { expectFileUploadProgress } from '../helpers/upload-file-progress.js';
 
 const SIZE = 64 * MiB;
 
@@ -20,17 +19,6 @@ describe('createJweFetch: onUploadProgress, 64 MiB from disk', () => {
   });
 
   it('reports plaintext bytes, total = the size from the first event, last = the size, one per 4 MiB at least', async () => {
-    const jweFetch = createJweFetch({ key: SHARED_KEY, origins: [server.origin] });
-    const events: ProgressPoint[] = [];
-    const form = new FormData();
-    form.set('file', await fileFromPath(file.path), 'scan.bin');
-    const response = await jweFetch(`${server.url}/progress`, {
-      method: 'POST',
-      body: form,
-      onUploadProgress: ({ loaded, total }) => events.push({ loaded, total }),
-    });
-    expect(response.status).toBe(200);
-    expect(server.last().file).toEqual({ size: SIZE, sha256: file.sha256 });
-    expectPlaintextProgress(events, SIZE);
+    await expectFileUploadProgress(server, file);
   });
 });
