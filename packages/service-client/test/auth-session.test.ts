@@ -18,6 +18,17 @@ async function failureOf(promise: Promise<unknown>): Promise<AuthError> {
   return outcome as AuthError;
 }
 
+/** The first login of a session against `baseUrl` (any client: the answers under test do not depend on it). */
+function firstLoginFailure(baseUrl: string, path?: string): Promise<AuthError> {
+  const login = clientCredentialsLogin({
+    baseUrl,
+    ...(path === undefined ? {} : { path }),
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+  });
+  return failureOf(createTokenSession({ login }).accessToken());
+}
+
 describe('TokenSession and the documented auth endpoints', () => {
   let server: AuthServer | undefined;
   afterEach(async () => {
@@ -76,14 +87,7 @@ describe('TokenSession and the documented auth endpoints', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const session = createTokenSession({
-      login: clientCredentialsLogin({
-        baseUrl: `http://127.0.0.1:${port}`,
-        clientId: 'a',
-        clientSecret: 'b',
-      }),
-    });
-    const error = await failureOf(session.accessToken());
+    const error = await firstLoginFailure(`http://127.0.0.1:${port}`);
     expect(error.code).toBe('ERR_AUTH_UNREACHABLE');
     expect(error.status).toBeUndefined();
     expect(error.message).toContain(`127.0.0.1:${port}/connect-auth/v1/account/login`);
@@ -92,15 +96,7 @@ describe('TokenSession and the documented auth endpoints', () => {
 
   it('a wrong login path gives a 404 message about the URL, not about the credentials', async () => {
     server = await startAuthServer();
-    const session = createTokenSession({
-      login: clientCredentialsLogin({
-        baseUrl: server.url,
-        path: '/wrong/login',
-        clientId: CLIENT_ID,
-        clientSecret: CLIENT_SECRET,
-      }),
-    });
-    const error = await failureOf(session.accessToken());
+    const error = await firstLoginFailure(server.url, '/wrong/login');
     expect(error.code).toBe('ERR_AUTH_LOGIN_FAILED');
     expect(error.status).toBe(404);
     expect(error.message).toMatch(/base URL and the login path/);
@@ -114,14 +110,7 @@ describe('TokenSession and the documented auth endpoints', () => {
     await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
     const { port } = odd.address() as AddressInfo;
     try {
-      const session = createTokenSession({
-        login: clientCredentialsLogin({
-          baseUrl: `http://127.0.0.1:${port}`,
-          clientId: 'a',
-          clientSecret: 'b',
-        }),
-      });
-      const error = await failureOf(session.accessToken());
+      const error = await firstLoginFailure(`http://127.0.0.1:${port}`);
       expect(error.code).toBe('ERR_AUTH_RESPONSE_INVALID');
       expect(error.message).toMatch(/access_token and refresh_token/);
     } finally {
