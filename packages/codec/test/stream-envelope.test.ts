@@ -64,6 +64,33 @@ const fileSize = fc.oneof(
 );
 const iv16 = fc.uint8Array({ minLength: 16, maxLength: 16 });
 
+/** Checks `check` on any input (size, content), any chunking, any IV, with and without a kid. */
+function forAnyChunkedInput(
+  numRuns: number,
+  check: (
+    input: Buffer,
+    sizes: number[],
+    options: { unsafeFixedIv: Uint8Array; kid?: string },
+  ) => Promise<void>,
+): Promise<void> {
+  return fc.assert(
+    fc.asyncProperty(
+      fileSize,
+      fc.nat(),
+      chunkSizes,
+      iv16,
+      fc.option(fc.string(), { nil: undefined }),
+      (size, seed, sizes, iv, kid) =>
+        check(
+          bytesFrom(seed, size),
+          sizes,
+          kid === undefined ? { unsafeFixedIv: iv } : { unsafeFixedIv: iv, kid },
+        ),
+    ),
+    { numRuns },
+  );
+}
+
 const MEMBERS = ['protected', 'iv', 'ciphertext', 'tag', 'kid'] as const;
 const WHITESPACE = ['', ' ', '\n', '\t', '\r\n  '];
 
@@ -83,24 +110,12 @@ function spell(
 
 describe('encryptFileStream', () => {
   it('emits byte for byte what JSON.stringify(encryptFile()) gives, for any file and chunking', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fileSize,
-        fc.nat(),
-        chunkSizes,
-        iv16,
-        fc.option(fc.string(), { nil: undefined }),
-        async (size, seed, sizes, iv, kid) => {
-          const file = bytesFrom(seed, size);
-          const options = kid === undefined ? { unsafeFixedIv: iv } : { unsafeFixedIv: iv, kid };
-          const streamed = await collect(codec.encryptFileStream(slowly(cut(file, sizes)), KEY, options));
-          const oneShot = JSON.stringify(await codec.encryptFile(file, KEY, options));
-          expect(streamed.toString('utf8')).toBe(oneShot);
-          expect(Buffer.from(await codec.decryptFile(streamed, KEY)).equals(file)).toBe(true);
-        },
-      ),
-      { numRuns: 40 },
-    );
+    await forAnyChunkedInput(40, async (file, sizes, options) => {
+      const streamed = await collect(codec.encryptFileStream(slowly(cut(file, sizes)), KEY, options));
+      const oneShot = JSON.stringify(await codec.encryptFile(file, KEY, options));
+      expect(streamed.toString('utf8')).toBe(oneShot);
+      expect(Buffer.from(await codec.decryptFile(streamed, KEY)).equals(file)).toBe(true);
+    });
   });
 
   it('draws a fresh random IV for every envelope', async () => {
@@ -237,26 +252,12 @@ describe('decryptFileStream', () => {
 
 describe('raw variants', () => {
   it('round-trip arbitrary bytes and agree with the one-shot encrypt/decrypt', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fileSize,
-        fc.nat(),
-        chunkSizes,
-        iv16,
-        fc.option(fc.string(), { nil: undefined }),
-        async (size, seed, sizes, iv, kid) => {
-          const plaintext = bytesFrom(seed, size);
-          const options = kid === undefined ? { unsafeFixedIv: iv } : { unsafeFixedIv: iv, kid };
-          const streamed = await collect(codec.encryptStream(slowly(cut(plaintext, sizes)), KEY, options));
-          expect(streamed.toString('utf8')).toBe(
-            JSON.stringify(await codec.encrypt(plaintext, KEY, options)),
-          );
-          const { bytes } = await decryptToMemory(cut(streamed, sizes), {}, KEY, true);
-          expect(bytes.equals(plaintext)).toBe(true);
-        },
-      ),
-      { numRuns: 25 },
-    );
+    await forAnyChunkedInput(25, async (plaintext, sizes, options) => {
+      const streamed = await collect(codec.encryptStream(slowly(cut(plaintext, sizes)), KEY, options));
+      expect(streamed.toString('utf8')).toBe(JSON.stringify(await codec.encrypt(plaintext, KEY, options)));
+      const { bytes } = await decryptToMemory(cut(streamed, sizes), {}, KEY, true);
+      expect(bytes.equals(plaintext)).toBe(true);
+    });
   });
 });
 
