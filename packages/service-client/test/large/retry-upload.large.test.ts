@@ -1,8 +1,7 @@
 // A retried upload at scale: a 512 MiB file from disk whose first upload is cut by a connection
 // reset half way goes again, read anew from disk, in a child process whose memory stays bounded,
 // and arrives byte for byte.
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,26 +9,13 @@ import { expect, it } from 'vitest';
 import { startService } from '../../../../examples/service/src/index.js';
 import { startChild } from '../support/child.js';
 import { startFaultProxy } from '../support/fault-proxy.js';
+import { writeMarkedFile } from '../support/marked-file.js';
 
 const CLIENT_ID = 'large-retry-client';
 const CLIENT_SECRET = 'large-retry-secret-01';
 
 const MiB = 1024 ** 2;
 const SIZE = 512 * MiB;
-
-/** A sparse file with random megabytes at the start and the end; answers its SHA-256. */
-async function markedFile(path: string): Promise<string> {
-  const head = randomBytes(MiB);
-  const tail = randomBytes(MiB);
-  const handle = await open(path, 'w');
-  await handle.write(head, 0, MiB, 0);
-  await handle.write(tail, 0, MiB, SIZE - MiB);
-  await handle.close();
-  const hash = createHash('sha256').update(head);
-  const zeros = Buffer.alloc(MiB);
-  for (let position = MiB; position < SIZE - MiB; position += MiB) hash.update(zeros);
-  return hash.update(tail).digest('hex');
-}
 
 it('sends a 512 MiB file again after a reset half way, from disk, in bounded memory', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'service-client-retry-large-'));
@@ -52,7 +38,7 @@ it('sends a 512 MiB file again after a reset half way, from disk, in bounded mem
   );
   try {
     const path = join(dir, 'long-consultation.wav');
-    const expected = await markedFile(path);
+    const expected = await writeMarkedFile(path, SIZE, [0, SIZE - MiB]);
     const child = startChild(fileURLToPath(new URL('../fixtures/upload-process.mjs', import.meta.url)), {
       BASE_URL: proxy.url,
       CLIENT_ID,
