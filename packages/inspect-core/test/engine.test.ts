@@ -1,4 +1,11 @@
 import { encryptFile, encryptJson, isJweTransportError } from '@jwe-transport/codec';
+import {
+  DOC_KEY,
+  DOC_PLAINTEXT,
+  DOTNET_REQUEST,
+  FULL_TAG_RESPONSE,
+  JWCRYPTO_REQUEST,
+} from '@jwe-transport/test-support/field-notes-samples';
 import { describe, expect, it } from 'vitest';
 import {
   analyzeHar,
@@ -10,7 +17,6 @@ import {
   parseKeyText,
   redactedHar,
 } from '../src/index.js';
-import { DOC_KEY, DOC_PLAINTEXT, DOTNET_REQUEST, FULL_TAG_RESPONSE, JWCRYPTO_REQUEST } from './samples.js';
 
 const OTHER_KEY = 'another-16-bytes';
 

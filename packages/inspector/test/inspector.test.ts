@@ -3,18 +3,16 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Inspector, networkRequests, openInspector, SCREENSHOTS } from './chromium.js';
 import {
   DOC_KEY,
   DOTNET_REQUEST,
   FULL_TAG_RESPONSE,
-  HAR_KEY,
   JWCRYPTO_REQUEST,
-  makeHar,
-  makeWav,
-} from './fixtures.js';
+} from '@jwe-transport/test-support/field-notes-samples';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Inspector, networkRequests, openInspector, SCREENSHOTS } from './chromium.js';
+import { HAR_KEY, makeHar, makeWav } from './fixtures.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const require = createRequire(import.meta.url);

@@ -1,4 +1,4 @@
-// The service documentation's samples, as recorded in the field notes (shared key 5821234562344567).
+// The service documentation's samples, as recorded in the field notes (shared key 5821234562344567): the inspector and inspect-core tests read them.
 export const DOC_KEY = '5821234562344567';
 export const DOC_PLAINTEXT = { aadhaar_number: '123456789012' };
 export const JWCRYPTO_REQUEST =
