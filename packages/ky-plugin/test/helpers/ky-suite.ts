@@ -106,7 +106,7 @@ export function kySuite(label: string, ky: KyLike): void {
       expect(reply.file).toEqual(received.file);
     });
 
-    it('retries a streamed upload with ky\'s retry, sealing the file afresh for every attempt', async () => {
+    it("retries a streamed upload with ky's retry, sealing the file afresh for every attempt", async () => {
       const streaming = ky.create({
         retry: { limit: 3, methods: ['post'], statusCodes: [503], delay: () => 0 },
       });

@@ -92,7 +92,9 @@ export function streamedRetrySuite(label: string, ky: KyLike, size = 10 * MiB + 
       };
 
       it(`a ${carrier} above streamThreshold, refused once with 503, is resealed: the full file on both attempts, two IVs`, async () => {
-        const api = ky.create({ retry: retryOnce, timeout: 60_000 }).extend(jwe({ key: SHARED_KEY, kid: 'kid-1' }));
+        const api = ky
+          .create({ retry: retryOnce, timeout: 60_000 })
+          .extend(jwe({ key: SHARED_KEY, kid: 'kid-1' }));
         const path = `/retry-${carrier}-${++route}`;
         const answer = await api.post(`${server.url}${path}?fail=1`, { body: await bodyOf() }).json();
         expect(answer).toEqual({ file: original() });
@@ -109,7 +111,9 @@ export function streamedRetrySuite(label: string, ky: KyLike, size = 10 * MiB + 
       });
 
       it(`a ${carrier} with onUploadProgress, retried: each attempt reports the file from 0 to its size`, async () => {
-        const api = ky.create({ retry: retryOnce, timeout: false }).extend(jwe({ key: SHARED_KEY, kid: 'kid-1' }));
+        const api = ky
+          .create({ retry: retryOnce, timeout: false })
+          .extend(jwe({ key: SHARED_KEY, kid: 'kid-1' }));
         const path = `/progress-${carrier}-${++route}`;
         const events: KyProgress[] = [];
         await api
