@@ -1,11 +1,12 @@
 import { fileFromPath } from '@jwe-transport/client-core';
 import { MiB, makeLargeFile } from '@jwe-transport/test-support/client/large-file';
 import { SHARED_KEY } from '@jwe-transport/test-support/client/recording-server';
+import { startRetryServer } from '@jwe-transport/test-support/client/streamed-retry-server';
 import ky2 from 'ky2';
 import { describe, expect, it } from 'vitest';
 import { jwe } from '../src/index.js';
 import type { KyLike } from './helpers/ky-suite.js';
-import { startRetryServer, streamedRetrySuite } from './helpers/streamed-retry-suite.js';
+import { streamedRetrySuite } from './helpers/streamed-retry-suite.js';
 
 streamedRetrySuite('ky 2.x', ky2 as unknown as KyLike);
 

@@ -4,53 +4,13 @@
 import { fileFromPath } from '@jwe-transport/client-core';
 import { MiB, makeLargeFile } from '@jwe-transport/test-support/client/large-file';
 import { expectPlaintextProgress, type ProgressPoint } from '@jwe-transport/test-support/client/progress';
-import {
-  type RecordedRequest,
-  type RecordingServer,
-  SHARED_KEY,
-  serviceKey,
-  startRecordingServer,
-} from '@jwe-transport/test-support/client/recording-server';
-import { joseEncrypt, streamDecryptFile } from '@jwe-transport/test-support/client/reference-jwe';
+import { type RecordingServer, SHARED_KEY } from '@jwe-transport/test-support/client/recording-server';
+import { type Attempt, startRetryServer } from '@jwe-transport/test-support/client/streamed-retry-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jwe } from '../../src/index.js';
 import type { KyLike } from './ky-suite.js';
 
-export interface Attempt extends RecordedRequest {
-  /** The envelope's IV, read from the head of the stream: two sealings differ here. */
-  iv?: string;
-  file?: { size: number; sha256: string };
-}
-
 type KyProgress = { percent: number; transferredBytes: number; totalBytes: number };
-
-/**
- * Decrypts every upload as it arrives and answers as the query asks: `fail=N` answers the first N
- * attempts on a path 503 (after reading them whole), `hold=1` reads the upload and never answers.
- */
-export function startRetryServer(): Promise<RecordingServer<Attempt>> {
-  return startRecordingServer<Attempt>(async (request, response, record, attempt) => {
-    record.streamed = request.headers['content-length'] === undefined;
-    let head = '';
-    async function* wire() {
-      for await (const chunk of request as AsyncIterable<Buffer>) {
-        if (head.length < 1024) head += chunk.toString('latin1');
-        yield chunk;
-      }
-    }
-    const { sha256, size } = await streamDecryptFile(wire(), serviceKey);
-    record.file = { sha256, size };
-    const iv = /"iv":"([^"]+)"/.exec(head)?.[1];
-    if (iv !== undefined) record.iv = iv;
-    if (record.query.hold === '1') return;
-    if (attempt <= Number(record.query.fail ?? 0)) {
-      response.writeHead(503, { 'content-type': 'text/plain' }).end('try again');
-      return;
-    }
-    const envelope = await joseEncrypt(JSON.stringify({ file: record.file }), serviceKey);
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(envelope));
-  });
-}
 
 /** Progress events split into attempts: a new attempt starts where the count falls back. */
 export function attemptsOf(events: readonly KyProgress[]): ProgressPoint[][] {

@@ -5,10 +5,11 @@ import { MiB, makeLargeFile } from '@jwe-transport/test-support/client/large-fil
 import { expectPlaintextProgress } from '@jwe-transport/test-support/client/progress';
 import type { RecordingServer } from '@jwe-transport/test-support/client/recording-server';
 import { SHARED_KEY } from '@jwe-transport/test-support/client/recording-server';
+import { type Attempt, startRetryServer } from '@jwe-transport/test-support/client/streamed-retry-server';
 import ky from 'ky';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jwe } from '../../src/index.js';
-import { type Attempt, attemptsOf, startRetryServer } from '../helpers/streamed-retry-suite.js';
+import { attemptsOf } from '../helpers/streamed-retry-suite.js';
 
 const SIZE = 64 * MiB;
 
