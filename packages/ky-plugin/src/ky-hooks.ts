@@ -273,8 +273,9 @@ export function jwe(options: JweOptions): JweKyOptions {
     let plaintext: Plaintext;
     let sealed: SealedBody;
     try {
-      // A silent listener: this sealing may be only a look at what kind of body it makes.
-      const progress = { onProgress: onProgress && (() => {}) };
+      // Where a file with a listener is streamed, this sealing is only a look at what kind of body
+      // it makes (the attempt is sealed again when sent): it reports to a silent listener.
+      const progress = { onProgress: canStream && onProgress ? () => {} : onProgress };
       if (earlier === undefined) {
         plaintext = { body: await bodyToSeal(view), headers: new Headers(request.headers) };
         remember(kyOptions, plaintext);
