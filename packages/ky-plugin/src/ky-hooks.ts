@@ -15,6 +15,7 @@ import {
   type UploadProgressListener,
 } from '@jwe-transport/client-core/adapter';
 import { isJweError } from '@jwe-transport/codec';
+import { attemptHeaders, DEFERRED_HEADER, type Plaintext, placeholderFor } from './deferred-upload.js';
 import { type HookArguments, hookArguments, type KyOptionsView } from './hook-arguments.js';
 import { checkKyOptions, type JweOptions } from './options.js';
 import { jsonSealer } from './sealed-json.js';
@@ -48,29 +49,10 @@ export interface JweKyOptions {
 /** Where the init hook parks a form whose file is too large to hand to `new Request()`. */
 const DEFERRED_FORM = Symbol('jwe-transport deferred form');
 
-/** What a sealed call's body was before it was sealed: every attempt is sealed afresh from it. */
-interface Plaintext {
-  body: SealableBody;
-  headers: Headers;
-}
-
 /** ky's per-call `context` object: one per call, the same object on every attempt of it. */
 function callKey(options: KyOptionsView): object | undefined {
   const { context } = options;
   return typeof context === 'object' && context !== null ? context : undefined;
-}
-
-/**
- * The headers to seal a retry under: the attempt's own (a hook may have refreshed a token since),
- * with the caller's content type back in place of the envelope's.
- */
-function retryHeaders(attempt: Request, plaintext: Plaintext): Headers {
-  const headers = new Headers(attempt.headers);
-  headers.delete('x-encryption');
-  const type = plaintext.headers.get('content-type');
-  if (type === null) headers.delete('content-type');
-  else headers.set('content-type', type);
-  return headers;
 }
 
 /** ky's `onUploadProgress` callback, as ky 1.x and 2.x both call it. */
@@ -80,9 +62,9 @@ type KyProgress = (
 ) => void;
 
 /**
- * The caller's `onUploadProgress`, fed with the file's plaintext bytes as they are sealed. The
- * plugin then sends the sealed file itself (as it does large files), so ky's own counting, which
- * would see the envelope, never runs.
+ * The caller's `onUploadProgress`, fed with the file's plaintext bytes as they are sealed. The file
+ * is then sealed inside ky's fetch call (as large files are) and ky's request carries no body, so
+ * ky's own counting, which would see the envelope, never runs.
  */
 function progressOf(options: KyOptionsView): UploadProgressListener | undefined {
   const callback = (options as { onUploadProgress?: unknown }).onUploadProgress;
@@ -153,8 +135,9 @@ export function jwe(options: JweOptions): JweKyOptions {
   checkKyOptions(options);
   const client: JweClient = createJweClient(options);
   const sealer = jsonSealer(client, options.stringifyJson);
-  // Requests whose envelope this plugin streamed itself; ky must not retry them.
-  const streamedRequests = new WeakSet<Request>();
+  // Bodiless requests handed to ky for a streamed upload, each with the plaintext its attempt is
+  // sealed from when ky calls fetch with it (the same object ky got back from the hook).
+  const deferredRequests = new WeakMap<Request, Plaintext>();
   // The caller's body of each call this plugin sealed, by the call's ky context. A retry (ky 1.x
   // runs beforeRequest again, ky 2.x runs beforeRetry) is known by this private record, never by
   // what its body looks like, and is sealed afresh from the plaintext under a new IV.
@@ -172,6 +155,7 @@ export function jwe(options: JweOptions): JweKyOptions {
   const send: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
   const kyFetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
+    if (input instanceof Request && input.headers.has(DEFERRED_HEADER)) return sendDeferred(input, init);
     const response = await send(input, init);
     const request = input instanceof Request ? input : undefined;
     const url = request?.url ?? String(input);
@@ -219,24 +203,43 @@ export function jwe(options: JweOptions): JweKyOptions {
     delete kyOptions.body;
   };
 
-  /** Sends a streamed envelope past ky (see below) and opens the answer, as kyFetch would. */
-  const sendStreamed = async (
-    view: HookArguments,
-    sealed: Extract<SealedBody, { kind: 'streamed' }>,
-    call: JweCallOptions | undefined,
-  ) => {
-    const { request } = view;
-    streamedRequests.add(request);
+  /** Hands ky a bodiless stand-in for `request`, whose file `sendDeferred` seals per attempt. */
+  const defer = (request: Request, plaintext: Plaintext, call: JweCallOptions | undefined) => {
     retireBody(request);
-    const init = { method: request.method, signal: request.signal };
-    const response = await sendSealedStream(send, request.url, init, sealed);
+    const placeholder = placeholderFor(request);
+    deferredRequests.set(placeholder, plaintext);
+    return planned(placeholder, true, call);
+  };
+
+  /**
+   * One attempt of a streamed upload, inside ky's fetch call (so under ky's timeout and signal):
+   * the file is sealed afresh from the caller's source (new IV) and streamed as it is read.
+   */
+  async function sendDeferred(request: Request, init: RequestInit | undefined): Promise<Response> {
+    const plaintext = deferredRequests.get(request);
+    if (plaintext?.deferred === undefined) {
+      throw new TypeError(
+        'jwe(): a request jwe() prepared for a streamed upload was replaced by a later hook before ky ' +
+          'sent it, so its file would be lost. Extend with jwe() last, or return no new request for it.',
+      );
+    }
+    deferredRequests.delete(request);
+    const sealed = await client.seal(plaintext.body, attemptHeaders(request, plaintext), {
+      onProgress: plaintext.deferred.progress,
+    });
+    const target = { ...init, method: request.method, signal: request.signal };
+    let response: Response;
+    if (sealed.kind === 'streamed') response = await sendSealedStream(send, request.url, target, sealed);
+    else if (sealed.kind === 'buffered') {
+      response = await send(request.url, { ...target, headers: sealed.headers, body: sealed.body });
+    } else throw new TypeError('jwe(): a streamed upload lost its body between attempts.');
     return client.openResponse(response, {
       method: request.method,
       url: response.url || request.url,
       sealed: true,
-      mode: client.responseMode(request.url, call),
+      mode: plans.get(request)?.mode ?? client.responseMode(request.url),
     });
-  };
+  }
 
   const beforeRequest: JweKyHook<Request | Response | undefined> = async (...args) => {
     const view = hookArguments(args);
@@ -263,18 +266,24 @@ export function jwe(options: JweOptions): JweKyOptions {
       planned(request, false, call);
       return undefined;
     }
+    // ky 1.x runs this hook again on a retry, with the request it sent: seal the plaintext anew.
+    const earlier = recall(kyOptions);
+    if (earlier?.deferred) return defer(request, earlier, call);
+    const onProgress = progressOf(kyOptions);
+    let plaintext: Plaintext;
     let sealed: SealedBody;
     try {
-      // ky 1.x runs this hook again on a retry, with the envelope it sent: seal the plaintext anew.
-      const earlier = recall(kyOptions);
-      const progress = { onProgress: progressOf(kyOptions) };
+      // Where a file with a listener is streamed, this sealing is only a look at what kind of body
+      // it makes (the attempt is sealed again when sent): it reports to a silent listener.
+      const progress = { onProgress: canStream && onProgress ? () => {} : onProgress };
       if (earlier === undefined) {
-        const plaintext = { body: await bodyToSeal(view), headers: new Headers(request.headers) };
+        plaintext = { body: await bodyToSeal(view), headers: new Headers(request.headers) };
         remember(kyOptions, plaintext);
         sealed = await client.seal(plaintext.body, plaintext.headers, progress);
       } else {
+        plaintext = earlier;
         retireBody(request);
-        sealed = await client.seal(earlier.body, retryHeaders(request, earlier), progress);
+        sealed = await client.seal(earlier.body, attemptHeaders(request, earlier), progress);
       }
     } catch (error) {
       retireBody(request);
@@ -287,9 +296,12 @@ export function jwe(options: JweOptions): JweKyOptions {
     if (sealed.kind === 'buffered') {
       return planned(new Request(request, { headers: sealed.headers, body: sealed.body }), true, call);
     }
-    // A streamed body cannot go back to ky: ky clones every request it may retry, and cloning a
-    // stream buffers all of it. Send it here and hand ky the response.
-    return sendStreamed(view, sealed, call);
+    // A streamed body cannot go into ky's request: ky clones every request it may retry, and
+    // cloning a stream buffers all of it. Nothing of this envelope was read yet (its source is
+    // pulled only when sent): drop it, and seal each attempt afresh inside ky's fetch call.
+    await sealed.body.cancel();
+    plaintext.deferred = { progress: onProgress };
+    return defer(request, plaintext, call);
   };
 
   const beforeRetry: JweKyHook<Request | undefined> = async (...args) => {
@@ -298,13 +310,12 @@ export function jwe(options: JweOptions): JweKyOptions {
     // Neither a failed decryption nor a request we could not seal gets better by sending it again.
     if (error instanceof JweResponseError || error instanceof JweRequestError || isJweError(error))
       throw error;
-    // Its body was a one-shot stream: fail with the original error instead of retrying.
-    if (streamedRequests.has(request)) throw error;
     if (callOf(state.options ?? {}) === false) return undefined;
     // ky 2.x resends its clone of the first attempt; seal the caller's plaintext again instead.
     const plaintext = recall(state.options ?? {});
     if (plaintext === undefined) return undefined;
-    const sealed = await client.seal(plaintext.body, retryHeaders(request, plaintext));
+    if (plaintext.deferred) return defer(request, plaintext, callOf(state.options ?? {}));
+    const sealed = await client.seal(plaintext.body, attemptHeaders(request, plaintext));
     if (sealed.kind !== 'buffered') throw error;
     retireBody(request);
     return planned(

@@ -3,9 +3,9 @@ import type { JweClientOptions } from '@jwe-transport/client-core/adapter';
 /** `jwe()`'s options: the client core's, plus two that only a ky hook needs. */
 export interface JweOptions extends JweClientOptions {
   /**
-   * The fetch that sends streamed uploads (large files), which the plugin sends itself so that ky
-   * does not clone, and so buffer, a one-shot stream. Default: ky's own `fetch` option, else the
-   * global fetch; either way proxies and undici's global dispatcher apply.
+   * The fetch every request goes out through (the plugin takes ky's `fetch` option to open answers
+   * and to seal streamed uploads per attempt). Default: the global fetch; either way proxies and
+   * undici's global dispatcher apply.
    */
   fetch?: typeof globalThis.fetch;
   /**

@@ -106,21 +106,27 @@ export function kySuite(label: string, ky: KyLike): void {
       expect(reply.file).toEqual(received.file);
     });
 
-    it('does not retry a streamed upload: the caller gets the original HTTPError', async () => {
+    it("retries a streamed upload with ky's retry, sealing the file afresh for every attempt", async () => {
       const streaming = ky.create({
         retry: { limit: 3, methods: ['post'], statusCodes: [503], delay: () => 0 },
       });
       const client = streaming.extend(jwe({ key: SHARED_KEY, streamThreshold: 1024 }));
+      const bytes = randomBytes(10_000);
       const form = new FormData();
-      form.set('file', new Blob([randomBytes(10_000)]));
+      form.set('file', new Blob([bytes]));
       const before = server.requests.length;
-      const error = (await caught(client.post(at('/stream-once?fail=5'), { body: form }))) as {
+      const error = (await caught(client.post(at('/stream-retried?fail=5'), { body: form }))) as {
         name: string;
         response: Response;
       };
       expect(error.name).toBe('HTTPError');
       expect(error.response.status).toBe(503);
-      expect(server.requests.length - before).toBe(1);
+      const attempts = server.requests.slice(before);
+      expect(attempts).toHaveLength(4);
+      for (const attempt of attempts) {
+        expect(attempt.streamed).toBe(true);
+        expect(attempt.file).toEqual({ size: bytes.length, sha256: sha256(bytes) });
+      }
     });
 
     // Retries of every re-readable body are cases of the client conformance suite (conformance-ky*.test.ts).
