@@ -1,7 +1,9 @@
 import { clientConformance } from '@jwe-transport/test-support/client-conformance';
 import ky2 from 'ky2';
-import { kyDriver } from './helpers/ky-driver.js';
-import type { KyLike } from './helpers/ky-suite.js';
+import { fileFromPath } from '@jwe-transport/client-core';
+import { kyDriver } from '@jwe-transport/test-support/client-drivers/ky';
+import { jwe, wasDecrypted } from '../src/index.js';
+import type { KyLike } from '@jwe-transport/test-support/client-drivers/ky';
 
 // ky 2.x needs Node >= 22: CI's Node 24 pass runs this file.
-clientConformance(kyDriver('ky 2.x', ky2 as unknown as KyLike));
+clientConformance(kyDriver('ky 2.x', ky2 as unknown as KyLike, { jwe, wasDecrypted, fileFromPath }));
