@@ -1,9 +1,9 @@
-import { clientConformance } from '@jwe-transport/test-support/client-conformance';
-import ky2 from 'ky2';
 import { fileFromPath } from '@jwe-transport/client-core';
-import { kyDriver } from '@jwe-transport/test-support/client-drivers/ky';
-import { jwe, wasDecrypted } from '../src/index.js';
+import { clientConformance } from '@jwe-transport/test-support/client-conformance';
 import type { KyLike } from '@jwe-transport/test-support/client-drivers/ky';
+import { kyDriver } from '@jwe-transport/test-support/client-drivers/ky';
+import ky2 from 'ky2';
+import { jwe, wasDecrypted } from '../src/index.js';
 
 // ky 2.x needs Node >= 22: CI's Node 24 pass runs this file.
 clientConformance(kyDriver('ky 2.x', ky2 as unknown as KyLike, { jwe, wasDecrypted, fileFromPath }));

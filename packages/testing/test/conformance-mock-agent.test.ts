@@ -6,4 +6,5 @@ import { mockAgentPeer } from './support/conformance-peers.js';
 
 // undici's request() and fetch() through the whole client conformance suite against the same
 // handlers in createJweMockAgent.
-for (const driver of undiciDrivers('undici 7', undici, jweInterceptor)) clientConformance(driver, mockAgentPeer);
+for (const driver of undiciDrivers('undici 7', undici, jweInterceptor))
+  clientConformance(driver, mockAgentPeer);

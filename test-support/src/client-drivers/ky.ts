@@ -5,7 +5,9 @@ import type { ClientDriver, ConformanceBody } from '../client-conformance/index.
 
 /** The part of ky (1.x or 2.x) the driver calls. */
 export interface KyLike {
-  create(options: object): { extend(plugin: object): { post(url: string, options: object): Promise<Response> } };
+  create(options: object): {
+    extend(plugin: object): { post(url: string, options: object): Promise<Response> };
+  };
 }
 
 /** The ky plugin's exports the driver uses. */
@@ -16,7 +18,10 @@ export interface KyPlugin {
   fileFromPath(path: string): Promise<Blob>;
 }
 
-async function bodyOptions(body: ConformanceBody, fileFromPath: KyPlugin['fileFromPath']): Promise<{ json?: unknown; body?: BodyInit }> {
+async function bodyOptions(
+  body: ConformanceBody,
+  fileFromPath: KyPlugin['fileFromPath'],
+): Promise<{ json?: unknown; body?: BodyInit }> {
   switch (body.kind) {
     case 'json':
       return { json: body.value };
@@ -39,7 +44,11 @@ async function bodyOptions(body: ConformanceBody, fileFromPath: KyPlugin['fileFr
   }
 }
 
-export function kyDriver(name: string, ky: KyLike, { jwe, wasDecrypted, fileFromPath }: KyPlugin): ClientDriver {
+export function kyDriver(
+  name: string,
+  ky: KyLike,
+  { jwe, wasDecrypted, fileFromPath }: KyPlugin,
+): ClientDriver {
   return {
     name,
     retryModes: ["ky's retry option"],

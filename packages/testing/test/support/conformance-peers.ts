@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ConformancePeer, PeerHandle, PeerRecord } from '@jwe-transport/test-support/client-conformance';
 import { OTHER_KEY, SHARED_KEY } from '@jwe-transport/test-support/client/jwe-server';
+import type { ConformancePeer, PeerHandle, PeerRecord } from '@jwe-transport/test-support/client-conformance';
 import { HttpResponse, http, type RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { createJweHttp, sealedEnvelope } from '../../src/index.js';
