@@ -21,13 +21,18 @@ function handlers(origin: string, requests: PeerRecord[]): RequestHandler[] {
   const byRequest = new Map<string, PeerRecord>();
   const attempts = new Map<string, number>();
 
-  // A misbehaving server for the fail-closed cases: plain MSW, as a test would mock one.
+  // Records the wire and falls through; for the fail-closed cases it is itself the misbehaving
+  // server (plain MSW, as a test would mock one).
   const recorder = http.all(`${origin}/*`, async ({ request, requestId }) => {
     const url = new URL(request.url);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
     const record: PeerRecord = {
       path: url.pathname,
       encrypted: false,
-      headers: Object.fromEntries(request.headers),
+      headers,
       wire: await request.clone().text(),
     };
     requests.push(record);
