@@ -1,4 +1,5 @@
 import { clientConformance } from '@jwe-transport/test-support/client-conformance';
-import { axiosDriver } from './helpers/axios-driver.js';
+import { axiosDriver } from '@jwe-transport/test-support/client-drivers/axios';
+import { useJwe } from '../src/index.node.js';
 
-clientConformance(axiosDriver('fetch'));
+clientConformance(axiosDriver('fetch', useJwe));

@@ -1,63 +1,7 @@
-// The fetch wrapper against the client conformance suite. createJweFetch has no retry option of
-// its own; its replay is the caller sending the same url and init again.
-import {
-  type ClientDriver,
-  type ConformanceBody,
-  clientConformance,
-} from '@jwe-transport/test-support/client-conformance';
-import { createJweFetch, fileFromPath, type JweRequestInit, wasDecrypted } from '../src/index.node.js';
+// The fetch wrapper against the client conformance suite (the driver is shared: the testing kit
+// runs it against its MSW handlers too).
+import { clientConformance } from '@jwe-transport/test-support/client-conformance';
+import { fetchDriver } from '@jwe-transport/test-support/client-drivers/fetch';
+import { createJweFetch, fileFromPath, wasDecrypted } from '../src/index.node.js';
 
-async function init(body: ConformanceBody): Promise<JweRequestInit> {
-  switch (body.kind) {
-    case 'json':
-      return {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body.value),
-      };
-    case 'bytes':
-      return { method: 'POST', body: body.bytes as Uint8Array<ArrayBuffer> };
-    case 'blob':
-      return { method: 'POST', body: body.blob };
-    case 'form': {
-      const form = new FormData();
-      form.set('file', body.file, body.name);
-      return { method: 'POST', body: form };
-    }
-    case 'disk': {
-      const file = await fileFromPath(body.path);
-      if (!body.asForm) return { method: 'POST', body: file };
-      const form = new FormData();
-      form.set('file', file, 'scan.bin');
-      return { method: 'POST', body: form };
-    }
-  }
-}
-
-const driver: ClientDriver = {
-  name: 'createJweFetch',
-  retryModes: ['a replay of the same init'],
-  create({ key, kid, origin, streamThreshold }) {
-    const jweFetch = createJweFetch({
-      key,
-      ...(kid === undefined ? {} : { kid }),
-      origins: [origin],
-      ...(streamThreshold === undefined ? {} : { streamThreshold }),
-    });
-    return {
-      async post(url, body, options) {
-        const requestInit = await init(body);
-        let response = await jweFetch(url, requestInit);
-        if (options?.retry && response.status === 503) response = await jweFetch(url, requestInit);
-        const text = await response.text();
-        return {
-          status: response.status,
-          decrypted: wasDecrypted(response),
-          json: text === '' ? undefined : JSON.parse(text),
-        };
-      },
-    };
-  },
-};
-
-clientConformance(driver);
+clientConformance(fetchDriver({ createJweFetch, fileFromPath, wasDecrypted }));

@@ -1,7 +1,10 @@
+import { fileFromPath } from '@jwe-transport/client-core';
 import { clientConformance } from '@jwe-transport/test-support/client-conformance';
 import { streamedRetryConformance } from '@jwe-transport/test-support/client-conformance/streamed-retry';
+import { kyDriver } from '@jwe-transport/test-support/client-drivers/ky';
 import ky from 'ky';
-import { kyDriver } from './helpers/ky-driver.js';
+import { jwe, wasDecrypted } from '../src/index.js';
 
-clientConformance(kyDriver('ky 1.x', ky));
-streamedRetryConformance(kyDriver('ky 1.x', ky));
+const driver = kyDriver('ky 1.x', ky, { jwe, wasDecrypted, fileFromPath });
+clientConformance(driver);
+streamedRetryConformance(driver);

@@ -1,15 +1,21 @@
 // The client conformance suite: what every client adapter (the fetch wrapper, ky 1 and 2, undici's
-// request and fetch, axios's http and fetch adapters) must do on the wire, run against real
-// servers on 127.0.0.1. Each adapter supplies a small driver (see ClientDriver); what is truly
-// adapter-specific stays in that adapter's own tests.
+// request and fetch, axios's http and fetch adapters) must do on the wire. Each adapter supplies a
+// small driver (see ClientDriver, and the shared ones in ../client-drivers); the peer it talks to
+// is a seam (see ConformancePeer): a real server on 127.0.0.1 by default, or a mock such as
+// @jwe-transport/testing's MSW handlers. What is truly adapter-specific stays in that adapter's own
+// tests.
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANGUP_KEY, REFUSAL, useHangupFixture } from '../client/hangup-server.js';
-import { type JweTestServer, OTHER_KEY, SHARED_KEY, startJweServer } from '../client/jwe-server.js';
+import { OTHER_KEY, SHARED_KEY } from '../client/jwe-server.js';
 import { MiB } from '../client/large-file.js';
 import { sha256 } from '../client/recording-server.js';
+import { type ConformancePeer, type PeerHandle, realServerPeer } from './peer.js';
+
+export type { ConformancePeer, PeerHandle, PeerRecord } from './peer.js';
+export { realServerPeer } from './peer.js';
 
 /** A request body, described so that each driver hands it to its client in that client's own way. */
 export type ConformanceBody =
@@ -33,6 +39,8 @@ export interface ClientOptions {
   kid?: string;
   origin: string;
   streamThreshold?: number;
+  /** The peer's own undici dispatcher (a MockAgent), for clients that take one. */
+  dispatcher?: unknown;
 }
 
 /** One way a client sends a failed call again: its own option, a plugin, a hand-written replay. */
@@ -112,17 +120,27 @@ function ivOf(wire: string | undefined): string {
   return (JSON.parse(wire!) as { iv: string }).iv;
 }
 
-export function clientConformance(driver: ClientDriver): void {
-  describe(`client conformance: ${driver.name}`, () => {
-    let server: JweTestServer;
+/**
+ * Registers the suite for `driver` against `peer`. Cases that need a real socket (a server that
+ * hangs up mid-upload, chunked transfer-encoding on the wire) run only when the peer has one.
+ */
+export function clientConformance(driver: ClientDriver, peer: ConformancePeer = realServerPeer): void {
+  const on = peer.realSocket ? '' : ` against ${peer.name}`;
+  describe(`client conformance: ${driver.name}${on}`, () => {
+    let server: PeerHandle;
     let client: DriverClient;
     let diskFile: string;
     let route = 0;
     const next = (name: string) => `${server.url}/${name}-${++route}`;
 
     beforeAll(async () => {
-      server = await startJweServer();
-      client = await driver.create({ key: SHARED_KEY, kid: 'client-1', origin: server.origin });
+      server = await peer.start();
+      client = await driver.create({
+        key: SHARED_KEY,
+        kid: 'client-1',
+        origin: server.origin,
+        ...(server.dispatcher === undefined ? {} : { dispatcher: server.dispatcher }),
+      });
       diskFile = join(tmpdir(), `jwe-conformance-${process.pid}-${driver.name.replace(/\W+/g, '-')}.bin`);
       await writeFile(diskFile, FILE_BYTES);
     });
@@ -221,7 +239,8 @@ export function clientConformance(driver: ClientDriver): void {
     });
   });
 
-  describe(`client conformance: ${driver.name}, an upload from disk refused by a server that then hangs up`, () => {
+  if (!peer.realSocket) return;
+  describe(`client conformance: ${driver.name}, an upload from disk refused by a server that then hangs up (real socket only)`, () => {
     const fixture = useHangupFixture();
     const TRIES = 5;
     let client: DriverClient;

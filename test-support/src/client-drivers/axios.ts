@@ -1,11 +1,17 @@
 // axios as a driver of the client conformance suite, once per adapter Node can use (http, fetch).
 // Retries come from axios-retry, and from the hand-written replay `return api(error.config)`
 // that token-refresh code uses.
+// useJwe comes in as an argument (the interceptor's own tests pass its sources).
 import { openAsBlob } from 'node:fs';
-import type { ClientDriver, ConformanceBody } from '@jwe-transport/test-support/client-conformance';
 import axios, { type AxiosInstance, isAxiosError } from 'axios';
 import axiosRetry from 'axios-retry';
-import { useJwe } from '../../src/index.node.js';
+import type { ClientDriver, ConformanceBody } from '../client-conformance/index.js';
+
+/** axios-interceptor's useJwe. */
+export type UseJwe = (
+  instance: AxiosInstance,
+  options: { key: string; origins: string[]; kid?: string; streamThreshold?: number },
+) => unknown;
 
 async function data(body: ConformanceBody): Promise<unknown> {
   const form = (file: Blob, name: string) => {
@@ -33,7 +39,7 @@ export const AXIOS_RETRY = 'axios-retry';
 export const REPLAY = 'a replay of error.config';
 export const RETRY_FIRST = 'axios-retry installed before useJwe';
 
-export function axiosDriver(adapter: 'http' | 'fetch'): ClientDriver {
+export function axiosDriver(adapter: 'http' | 'fetch', useJwe: UseJwe): ClientDriver {
   return {
     name: `axios (${adapter} adapter)`,
     retryModes: [AXIOS_RETRY, RETRY_FIRST, REPLAY],

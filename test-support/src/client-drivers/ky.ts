@@ -1,11 +1,27 @@
 // ky (1.x or 2.x) as a driver of the client conformance suite: its own `retry` option retries.
+// The ky plugin comes in as an argument, so that its own tests pass its sources and other packages
+// the built package.
+import type { ClientDriver, ConformanceBody } from '../client-conformance/index.js';
 
-import { fileFromPath } from '@jwe-transport/client-core';
-import type { ClientDriver, ConformanceBody } from '@jwe-transport/test-support/client-conformance';
-import { jwe, wasDecrypted } from '../../src/index.js';
-import type { KyLike } from './ky-suite.js';
+/** The part of ky (1.x or 2.x) the driver calls. */
+export interface KyLike {
+  create(options: object): {
+    extend(plugin: object): { post(url: string, options: object): Promise<Response> };
+  };
+}
 
-async function bodyOptions(body: ConformanceBody): Promise<{ json?: unknown; body?: BodyInit }> {
+/** The ky plugin's exports the driver uses. */
+export interface KyPlugin {
+  jwe(options: { key: string; origins: string[]; kid?: string; streamThreshold?: number }): object;
+  wasDecrypted(response: Response): boolean;
+  /** client-core's fileFromPath, which the ky plugin's README uses for files on disk. */
+  fileFromPath(path: string): Promise<Blob>;
+}
+
+async function bodyOptions(
+  body: ConformanceBody,
+  fileFromPath: KyPlugin['fileFromPath'],
+): Promise<{ json?: unknown; body?: BodyInit }> {
   switch (body.kind) {
     case 'json':
       return { json: body.value };
@@ -28,7 +44,11 @@ async function bodyOptions(body: ConformanceBody): Promise<{ json?: unknown; bod
   }
 }
 
-export function kyDriver(name: string, ky: KyLike): ClientDriver {
+export function kyDriver(
+  name: string,
+  ky: KyLike,
+  { jwe, wasDecrypted, fileFromPath }: KyPlugin,
+): ClientDriver {
   return {
     name,
     retryModes: ["ky's retry option"],
@@ -52,7 +72,7 @@ export function kyDriver(name: string, ky: KyLike): ClientDriver {
           // whose body ky 2.x has already read into `data`.
           let data: { read: true; json: unknown } | undefined;
           const response = await (call?.retry ? retrying : once)
-            .post(url, await bodyOptions(body))
+            .post(url, await bodyOptions(body, fileFromPath))
             .catch((error: unknown) => {
               if ((error as Error).name !== 'HTTPError') throw error;
               const { response: answer, data: read } = error as { response: Response; data?: unknown };

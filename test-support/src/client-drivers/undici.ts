@@ -1,10 +1,21 @@
 // undici as drivers of the client conformance suite: `undici.request` and `undici.fetch` through
 // a dispatcher composed with jweInterceptor, and undici's own retry interceptor composed after it
-// (so it runs first, and every attempt goes through jweInterceptor, which seals it afresh).
+// (so it runs first, and every attempt goes through jweInterceptor, which seals it afresh). The
+// interceptor comes in as an argument (its package's tests pass its sources). A peer may bring its
+// own dispatcher (a MockAgent); the drivers compose on it instead of a fresh Agent.
 import { openAsBlob } from 'node:fs';
-import type { ClientDriver, ConformanceBody } from '@jwe-transport/test-support/client-conformance';
-import { jweInterceptor } from '../../src/index.js';
-import type { Undici } from './undici-suite.js';
+import type { Dispatcher } from 'undici';
+import type { ClientDriver, ConformanceBody } from '../client-conformance/index.js';
+
+export type Undici = typeof import('undici');
+
+/** undici-interceptor's jweInterceptor. */
+export type JweInterceptor = (options: {
+  key: string;
+  origins: string[];
+  kid?: string;
+  streamThreshold?: number;
+}) => Dispatcher.DispatcherComposeInterceptor;
 
 type Sent = { body?: unknown; headers?: Record<string, string> };
 
@@ -30,9 +41,12 @@ async function sent(body: ConformanceBody, undici: Undici): Promise<Sent> {
   }
 }
 
-export function undiciDrivers(label: string, undici: Undici): ClientDriver[] {
+export function undiciDrivers(label: string, undici: Undici, jweInterceptor: JweInterceptor): ClientDriver[] {
   const compose = (options: Parameters<ClientDriver['create']>[0], retry: boolean) => {
-    const agent = new undici.Agent();
+    // The peer's dispatcher is the peer's to close; a fresh Agent is the driver's.
+    const own = options.dispatcher === undefined ? new undici.Agent() : undefined;
+    const base = (own ?? options.dispatcher) as Dispatcher;
+    const agent = { close: async () => own?.close() };
     const jwe = jweInterceptor({
       key: options.key,
       origins: [options.origin],
@@ -46,7 +60,7 @@ export function undiciDrivers(label: string, undici: Undici): ClientDriver[] {
       methods: ['POST'],
       statusCodes: [503],
     });
-    return { agent, dispatcher: retry ? agent.compose(jwe, retrying) : agent.compose(jwe) };
+    return { agent, dispatcher: retry ? base.compose(jwe, retrying) : base.compose(jwe) };
   };
   return [
     {
