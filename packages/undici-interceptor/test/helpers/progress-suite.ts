@@ -67,5 +67,26 @@ export function progressSuite(SIZE: number): void {
       expectPlaintextProgress(events, SIZE);
       expect([...urls]).toEqual([`POST ${server.url}/progress-fetch`]);
     });
+    it("fetch() with undici's FormData of one file from disk: the file's size as total, from the first event", async () => {
+      const events: ProgressPoint[] = [];
+      const dispatcher = agent.compose(
+        jweInterceptor({
+          key: SHARED_KEY,
+          origins: [server.origin],
+          onUploadProgress: ({ loaded, total }) => events.push({ loaded, total }),
+        }),
+      );
+      const form = new undici.FormData();
+      form.set('file', await openAsBlob(file.path), 'scan "2026".bin');
+      const response = await undici.fetch(`${server.url}/progress-fetch-form`, {
+        method: 'POST',
+        dispatcher,
+        body: form,
+      });
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+      expect(server.last().file).toEqual({ size: SIZE, sha256: file.sha256 });
+      expectPlaintextProgress(events, SIZE);
+    });
   });
 }

@@ -10,7 +10,11 @@ import {
   type FileInfo,
   type RecordedRequest,
 } from '@jwe-transport/test-support/client/recording-server';
-import { joseDecrypt, joseEncrypt, streamDecryptFile } from '@jwe-transport/test-support/client/reference-jwe';
+import {
+  joseDecrypt,
+  joseEncrypt,
+  streamDecryptFile,
+} from '@jwe-transport/test-support/client/reference-jwe';
 
 export interface Attempt extends RecordedRequest {
   iv?: string;
