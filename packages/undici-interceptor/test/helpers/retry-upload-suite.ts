@@ -179,5 +179,42 @@ export function retryUploadSuite(label: string, undici: Undici, options: RetryUp
       expect(attempts.map((each) => each.status)).toEqual([503]);
       expect(attempts[0]!.file).toEqual({ size: SIZE, sha256: file.sha256 });
     });
+    const retryBelow = () =>
+      agent.compose(
+        undici.interceptors.retry({
+          maxRetries: 1,
+          minTimeout: 0,
+          timeoutFactor: 1,
+          methods: ['POST'],
+          statusCodes: [503],
+        }),
+        jweInterceptor({ key: SHARED_KEY, origins: [server.url] }),
+      );
+
+    it('the other order, retry before jweInterceptor: a buffered envelope is resent under the same IV', async () => {
+      const path = next();
+      const response = await undici.request(`${server.url}${path}`, {
+        method: 'POST',
+        dispatcher: retryBelow(),
+        body: new Uint8Array(1000).fill(7),
+      });
+      expect(response.statusCode).toBe(200);
+      await response.body.dump();
+      const attempts = attemptsAt(path);
+      expect(attempts.map((each) => each.status)).toEqual([503, 200]);
+      expect(attempts[0]!.iv).toMatch(/^[\w-]{22}$/);
+      expect(attempts[0]!.iv).toBe(attempts[1]!.iv);
+    });
+
+    it('the other order, retry before jweInterceptor: a streamed envelope is not retried at all', async () => {
+      const path = next();
+      const sent = undici.request(`${server.url}${path}`, {
+        method: 'POST',
+        dispatcher: retryBelow(),
+        body: await diskForm(),
+      } as Parameters<Undici['request']>[1]);
+      await expect(sent).rejects.toMatchObject({ code: 'UND_ERR_REQ_RETRY', statusCode: 503 });
+      expect(attemptsAt(path).map((each) => each.status)).toEqual([503]);
+    });
   });
 }
