@@ -3,12 +3,12 @@
 // (the whole file, SHA-256 checked, and the IV each attempt was sealed under).
 import type { IncomingMessage } from 'node:http';
 import {
+  type FileInfo,
+  type RecordedRequest,
   readAll,
   readPlaintext,
   serviceKey,
   startRecordingServer,
-  type FileInfo,
-  type RecordedRequest,
 } from '@jwe-transport/test-support/client/recording-server';
 import {
   joseDecrypt,
@@ -17,7 +17,7 @@ import {
 } from '@jwe-transport/test-support/client/reference-jwe';
 
 export interface Attempt extends RecordedRequest {
-  iv?: string;
+  iv?: string | undefined;
   file?: FileInfo;
   status?: number;
 }

@@ -2,9 +2,9 @@
 // runs first): each attempt is sealed afresh from the caller's re-readable file, under a new IV,
 // whether the file is streamed (above streamThreshold, or with a progress listener) or buffered.
 import { openAsBlob } from 'node:fs';
-import { SHARED_KEY } from '@jwe-transport/test-support/client/recording-server';
-import { MiB, makeLargeFile, type LargeFile } from '@jwe-transport/test-support/client/large-file';
+import { type LargeFile, MiB, makeLargeFile } from '@jwe-transport/test-support/client/large-file';
 import { expectPlaintextProgress, type ProgressPoint } from '@jwe-transport/test-support/client/progress';
+import { SHARED_KEY } from '@jwe-transport/test-support/client/recording-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jweInterceptor } from '../../src/index.js';
 import { type Attempt, startRetryServer } from './retry-server.js';
