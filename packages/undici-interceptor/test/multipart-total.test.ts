@@ -52,7 +52,9 @@ describe('jweInterceptor: the file of a multipart stream with a Content-Length',
         'content-length': String(length),
       },
       body: chunks(bytes),
-      onUploadProgress: ({ loaded, total }: ProgressPoint) => events.push({ loaded, total }),
+      onUploadProgress: ({ loaded, total }: ProgressPoint) => {
+        events.push({ loaded, total });
+      },
     } as Parameters<typeof undici.request>[1]);
   };
 
