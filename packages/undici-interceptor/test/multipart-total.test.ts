@@ -55,7 +55,7 @@ describe('jweInterceptor: the file of a multipart stream with a Content-Length',
       onUploadProgress: ({ loaded, total }: ProgressPoint) => {
         events.push({ loaded, total });
       },
-    } as Parameters<typeof undici.request>[1]);
+    } as unknown as Parameters<typeof undici.request>[1]);
   };
 
   it('reports its size as total from the first event', async () => {
