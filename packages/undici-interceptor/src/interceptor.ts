@@ -10,6 +10,7 @@ import {
 } from '@jwe-transport/client-core/adapter';
 import type { Dispatcher } from 'undici';
 import { sealJsonInline } from './inline-json.js';
+import { claimOneShot } from './one-shot-body.js';
 import { OpeningHandler } from './opening-handler.js';
 import { readWhenSmall, sealDispatchBody, utf8Text } from './request-body.js';
 import { fromHeaders, toHeaders } from './request-headers.js';
@@ -95,6 +96,7 @@ async function dispatchSealed(
     dispatch(opts, plan.responses === 'never' ? handler : new OpeningHandler(handler, client, context));
     return;
   }
+  claimOneShot(opts.body, handler);
   const small = await readWhenSmall(opts.body, headers, client.options.streamThreshold);
   if (small !== undefined && onProgress === undefined) {
     opts = { ...opts, body: small };

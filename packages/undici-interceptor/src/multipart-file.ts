@@ -20,6 +20,8 @@ export interface FilePart {
   body: AsyncIterable<Uint8Array>;
   /** Stops reading the source, for a part that will not be read. */
   close(): Promise<void>;
+  /** How many bytes of the source came before the part's data (its opening and headers). */
+  dataOffset: number;
 }
 
 /** The `boundary` parameter of a `multipart/form-data` content type. */
@@ -87,7 +89,8 @@ export async function firstFilePart(source: AsyncIterable<Uint8Array>, boundary:
   const headers = buffer.subarray(opening.length, headerEnd).toString('utf8').split('\r\n');
   const disposition = headers.find((line) => /^content-disposition:/i.test(line)) ?? '';
   const name = parameter(disposition, 'name') ?? '';
-  buffer = buffer.subarray(headerEnd + HEADER_END.length);
+  const dataOffset = headerEnd + HEADER_END.length;
+  buffer = buffer.subarray(dataOffset);
 
   async function* body(): AsyncGenerator<Uint8Array> {
     try {
@@ -122,14 +125,41 @@ export async function firstFilePart(source: AsyncIterable<Uint8Array>, boundary:
     filename: parameter(disposition, 'filename'),
     body: body(),
     close: async () => stop(),
+    dataOffset,
   };
+}
+
+/**
+ * The size of the one file in a multipart body of `length` bytes (fetch sends a FormData with a
+ * Content-Length): what is left after the part's opening and headers and the closing
+ * `\r\n--boundary--\r\n` that undici writes. A form with more parts is refused as it streams.
+ */
+export function soleFileSize(
+  length: number | undefined,
+  part: FilePart,
+  boundary: string,
+): number | undefined {
+  if (length === undefined || !Number.isSafeInteger(length)) return undefined;
+  const size = length - part.dataOffset - Buffer.byteLength(`\r\n--${boundary}--\r\n`);
+  return size >= 0 ? size : undefined;
+}
+
+/** The file's bytes, checked to come to `size` at their end, so that progress never overshoots. */
+export async function* ofSize(source: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<Uint8Array> {
+  let seen = 0;
+  for await (const chunk of source) {
+    seen += chunk.length;
+    if (seen > size) throw malformed('the file is longer than its Content-Length says');
+    yield chunk;
+  }
+  if (seen !== size) throw malformed('the file is shorter than its Content-Length says');
 }
 
 /**
  * The part's bytes as a stream, after the service's upload rule: the first part must be a file in
  * `fileField` (what comes after it is checked as it streams; see {@link FilePart.body}).
  */
-export function filePartStream(part: FilePart, fileField: string): ReadableStream<Uint8Array> {
+export function filePartStream(part: FilePart, fileField: string, size?: number): ReadableStream<Uint8Array> {
   const refuse = (error: JweRequestError) => {
     void part.close();
     throw error;
@@ -152,7 +182,8 @@ export function filePartStream(part: FilePart, fileField: string): ReadableStrea
       ),
     );
   }
-  const iterator = part.body[Symbol.asyncIterator]();
+  const bytes = size === undefined ? part.body : ofSize(part.body, size);
+  const iterator = bytes[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const { done, value } = await iterator.next();

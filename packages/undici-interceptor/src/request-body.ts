@@ -5,7 +5,7 @@ import {
   type SealedBody,
   type UploadProgressListener,
 } from '@jwe-transport/client-core/adapter';
-import { boundaryOf, filePartStream, firstFilePart } from './multipart-file.js';
+import { boundaryOf, filePartStream, firstFilePart, soleFileSize } from './multipart-file.js';
 
 type DispatchBody = unknown;
 
@@ -98,8 +98,9 @@ export async function sealDispatchBody(
     const part = await firstFilePart(body, boundary);
     const fileHeaders = new Headers(headers);
     fileHeaders.set('content-type', 'application/octet-stream');
-    // The file's own size is not known from a multipart stream: progress reports no total.
-    return client.seal(filePartStream(part, options.fileField), fileHeaders, call);
+    const size = soleFileSize(declaredLength(headers), part, boundary);
+    const file = filePartStream(part, options.fileField, size);
+    return client.seal(file, fileHeaders, { onProgress, size });
   }
   const stream = Readable.toWeb(Readable.from(body)) as ReadableStream<Uint8Array>;
   return client.seal(stream, headers, { onProgress, size: declaredLength(headers) });

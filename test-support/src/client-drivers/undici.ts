@@ -93,7 +93,8 @@ export function undiciDrivers(label: string, undici: Undici, jweInterceptor: Jwe
     },
     {
       name: `${label} fetch()`,
-      // undici's retry interceptor cannot send a fetch body twice (fetch always streams it).
+      // No retries: fetch() hands the dispatcher a one-shot stream, and jweInterceptor refuses the
+      // second attempt that undici's retry interceptor makes with it (retry-upload tests).
       retryModes: [],
       create(options) {
         const { agent, dispatcher } = compose(options, false);

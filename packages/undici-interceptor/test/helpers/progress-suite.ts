@@ -4,14 +4,15 @@ import { openAsBlob } from 'node:fs';
 import { SHARED_KEY, startJweServer } from '@jwe-transport/test-support/client/jwe-server';
 import { MiB, makeLargeFile } from '@jwe-transport/test-support/client/large-file';
 import { expectPlaintextProgress, type ProgressPoint } from '@jwe-transport/test-support/client/progress';
-import * as undici from 'undici';
+import * as undici7 from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jweInterceptor } from '../../src/index.js';
+import type { Undici } from './undici-suite.js';
 
-export function progressSuite(SIZE: number): void {
-  describe(`jweInterceptor: upload progress, ${(SIZE / MiB).toFixed(1)} MiB`, () => {
+export function progressSuite(SIZE: number, undici: Undici = undici7, label = 'undici 7'): void {
+  describe(`jweInterceptor on ${label}: upload progress, ${(SIZE / MiB).toFixed(1)} MiB`, () => {
     let server: Awaited<ReturnType<typeof startJweServer>>;
-    let agent: undici.Agent;
+    let agent: InstanceType<Undici['Agent']>;
     let file: Awaited<ReturnType<typeof makeLargeFile>>;
     beforeAll(async () => {
       server = await startJweServer();
@@ -66,6 +67,27 @@ export function progressSuite(SIZE: number): void {
       expect(server.last().file).toEqual({ size: SIZE, sha256: file.sha256 });
       expectPlaintextProgress(events, SIZE);
       expect([...urls]).toEqual([`POST ${server.url}/progress-fetch`]);
+    });
+    it("fetch() with undici's FormData of one file from disk: the file's size as total, from the first event", async () => {
+      const events: ProgressPoint[] = [];
+      const dispatcher = agent.compose(
+        jweInterceptor({
+          key: SHARED_KEY,
+          origins: [server.origin],
+          onUploadProgress: ({ loaded, total }) => events.push({ loaded, total }),
+        }),
+      );
+      const form = new undici.FormData();
+      form.set('file', await openAsBlob(file.path), 'scan "2026".bin');
+      const response = await undici.fetch(`${server.url}/progress-fetch-form`, {
+        method: 'POST',
+        dispatcher,
+        body: form,
+      });
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+      expect(server.last().file).toEqual({ size: SIZE, sha256: file.sha256 });
+      expectPlaintextProgress(events, SIZE);
     });
   });
 }

@@ -1,0 +1,4 @@
+import * as undici from 'undici';
+import { retryUploadSuite } from './helpers/retry-upload-suite.js';
+
+retryUploadSuite('undici 7', undici);
