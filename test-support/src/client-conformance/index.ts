@@ -212,8 +212,8 @@ export function clientConformance(driver: ClientDriver, peer: ConformancePeer = 
       });
     });
 
-    // A client with no way to send a call again (undici's fetch: its retry interceptor cannot resend a
-    // streamed fetch body) has no retry cases, rather than skipped ones.
+    // A client with no way to send a call again (undici's fetch: its body is a one-shot stream, so
+    // jweInterceptor refuses a second attempt) has no retry cases, rather than skipped ones.
     if (driver.retryModes.length === 0) return;
     describe('retries and replays: every attempt is sealed afresh from the caller’s plaintext', () => {
       for (const mode of driver.retryModes) {
