@@ -65,7 +65,9 @@ function node24() {
 
 async function ky2Report() {
   const { default: ky } = await import(new URL('node_modules/ky2/distribution/index.js', kyPlugin).href);
-  const { version } = await import(new URL('node_modules/ky2/package.json', kyPlugin).href, {
+  const {
+    default: { version },
+  } = await import(new URL('node_modules/ky2/package.json', kyPlugin).href, {
     with: { type: 'json' },
   });
   const server = await startEchoServer();
@@ -79,7 +81,9 @@ async function ky2Report() {
 
 async function main() {
   const { default: ky } = await import(new URL('node_modules/ky/distribution/index.js', kyPlugin).href);
-  const { version } = await import(new URL('node_modules/ky/package.json', kyPlugin).href, {
+  const {
+    default: { version },
+  } = await import(new URL('node_modules/ky/package.json', kyPlugin).href, {
     with: { type: 'json' },
   });
   const { jwe } = await import(new URL('dist/index.js', kyPlugin).href);
