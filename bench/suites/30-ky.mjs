@@ -13,7 +13,6 @@ import { compareClientsAndByHand, PAYLOAD, SHARED_KEY, startEchoServer } from '.
 import { report } from './lib.mjs';
 import { PROGRESS_KEY, progressRows } from './upload-progress.mjs';
 
-const limits = { concurrency: 24, requests: 3000, ms: 1500 };
 const kyPlugin = new URL('../../packages/ky-plugin/', import.meta.url);
 
 /** The plain, plugin and by-hand rows of one ky generation against `server`. */
@@ -45,7 +44,6 @@ async function kyRows(ky, label, server) {
     ours: checked('jwe', () => encrypted.post(jweUrl, { json: PAYLOAD }).json()),
     plain: checked('plain', () => plain.post(plainUrl, { json: PAYLOAD }).json()),
     byHand,
-    limits,
     notes: 'ours: ky.create().extend(jwe({ key, kid })); reference: the same ky without it',
     byHandNotes:
       "ky's json option with encryptJson's envelope, X-Encryption: JWE (ky sets content-type), " +
