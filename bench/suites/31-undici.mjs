@@ -52,6 +52,10 @@ const byHandFetch = byHand(
   async (url, options) => new Uint8Array(await (await undici.fetch(url, options)).arrayBuffer()),
 );
 
+const BY_HAND_NOTES =
+  'the JSON text sealed with encrypt and JSON.stringify, sent with content-type application/json and ' +
+  'X-Encryption: JWE, the answer read as bytes and opened with decryptJson (strict parse), on the same Agent';
+
 try {
   const rows = [];
   rows.push(
@@ -62,6 +66,7 @@ try {
       plain: viaRequest(plain, '/plain'),
       byHand: byHandRequest(plain),
       byHandCalls: 'encrypt/decryptJson',
+      byHandNotes: BY_HAND_NOTES,
       notes: 'ours: Agent.compose(jweInterceptor()); reference: the same Agent without it',
     })),
   );
@@ -73,6 +78,7 @@ try {
       plain: viaFetch(plain, '/plain'),
       byHand: byHandFetch(plain),
       byHandCalls: 'encrypt/decryptJson',
+      byHandNotes: BY_HAND_NOTES,
       notes:
         'ours: undici.fetch through Agent.compose(jweInterceptor()); reference: undici.fetch through the same Agent without it',
     })),

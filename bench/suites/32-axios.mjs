@@ -45,6 +45,9 @@ try {
         plain: call(plain, '/plain'),
         byHand: byHand(plain),
         notes: 'ours: axios.create() + useJwe(); reference: axios.create() alone',
+        byHandNotes:
+          "encryptJson's envelope posted with X-Encryption: JWE (axios sets content-type application/json " +
+          'and serialises it), the parsed answer opened with decryptJson (strict parse of the plaintext)',
       })),
     );
   }

@@ -31,8 +31,8 @@ const ours = checked('jwe', async () =>
 const byHand = checked('by-hand', async () => {
   const body = JSON.stringify(await encryptJson(PAYLOAD, SHARED_KEY, { kid: 'bench' }));
   const headers = { ...post.headers, 'x-encryption': 'JWE' };
-  const answer = await (await fetch(`${server.url}/jwe`, { ...post, headers, body })).json();
-  return decryptJson(answer, SHARED_KEY);
+  const answer = await (await fetch(`${server.url}/jwe`, { ...post, headers, body })).arrayBuffer();
+  return decryptJson(new Uint8Array(answer), SHARED_KEY);
 });
 
 try {
@@ -43,6 +43,9 @@ try {
     plain,
     byHand,
     notes: 'ours: createJweFetch({ key, kid }); reference: the global fetch it wraps',
+    byHandNotes:
+      'encryptJson + JSON.stringify, sent with content-type application/json and X-Encryption: JWE, ' +
+      'the answer read as bytes and opened with decryptJson (strict parse)',
   });
   report('fetch wrapper vs plain fetch (1 KiB JSON round trips, local node:http server)', rows);
 } finally {
