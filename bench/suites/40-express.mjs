@@ -20,13 +20,13 @@ async function serve(flavour) {
   app.post('/jwe', jwe({ keys: { [KID]: KEY } }), (req, res) => res.json(req.body));
   app.post('/plain', express.json(), (req, res) => res.json(req.body));
   // The same work written by hand with the codec, to separate the middleware's own cost from the
-  // crypto. Express 4 does not catch a rejected promise, so the route passes failures to next().
+  // crypto. Express 4 does not catch a rejected promise, so the route answers its own refusals.
   const { open, seal, headers } = await byHand();
-  app.post('/by-hand', express.json(), async (req, res, next) => {
+  app.post('/by-hand', express.json(), async (req, res) => {
     try {
       res.set(headers).json(await seal(await open(req.body)));
-    } catch (error) {
-      next(error);
+    } catch {
+      res.status(400).end();
     }
   });
   const server = app.listen(0, '127.0.0.1', () => announce(server.address().port));

@@ -21,7 +21,13 @@ async function serve() {
   app.post('/plain', async (c) => c.json(await c.req.json()));
   // The same work written by hand with the codec, to separate the middleware's own cost from the crypto.
   const { open, seal, headers } = await byHand();
-  app.post('/by-hand', async (c) => c.json(await seal(await open(await c.req.text())), 200, headers));
+  app.post('/by-hand', async (c) => {
+    try {
+      return c.json(await seal(await open(await c.req.text())), 200, headers);
+    } catch {
+      return c.body(null, 400);
+    }
+  });
   listen({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => announce(info.port));
 }
 
