@@ -9,7 +9,7 @@ import { formatOps } from './lib.mjs';
 
 export const KEY = 'bench-servers-16';
 export const KID = 'bench';
-const ROUNDS = Number(process.env.BENCH_SERVER_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_SERVER_ROUNDS ?? 7);
 const SECONDS = 2;
 const CONNECTIONS = 16;
 const MANY = 256;
