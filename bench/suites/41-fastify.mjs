@@ -5,7 +5,7 @@
 // child process.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { announce, byHandRow, codec, compareRoutes, frameworkRow, KEY, KID } from './http-lib.mjs';
+import { announce, byHand, byHandRow, compareRoutes, frameworkRow, KEY, KID, manyRow } from './http-lib.mjs';
 import { report } from './lib.mjs';
 
 const packageJson = new URL('../../packages/fastify-plugin/package.json', import.meta.url);
@@ -21,11 +21,11 @@ async function serve() {
   });
   app.post('/plain', async (request) => request.body);
   // The same work written by hand with the codec, to separate the plugin's own cost from the crypto.
-  const { decryptJson, encryptJson } = await codec();
+  const { open, seal, headers } = await byHand();
   app.post('/by-hand', async (request, reply) => {
-    const body = await decryptJson(request.body, KEY);
-    reply.header('x-encryption', 'JWE');
-    return encryptJson(body, KEY, { kid: KID });
+    const answer = await seal(await open(request.body));
+    reply.headers(headers);
+    return answer;
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   announce(app.server.address().port);
@@ -34,9 +34,10 @@ async function serve() {
 if (process.argv[2] === 'serve') {
   await serve();
 } else {
-  const result = await compareRoutes(fileURLToPath(import.meta.url), packageJson, { byHandPath: '/by-hand' });
+  const result = await compareRoutes(fileURLToPath(import.meta.url), packageJson, { many: true });
   report('Fastify plugin (packages/fastify-plugin)', [
-    frameworkRow('Fastify 5', 'app.register(jwe)', "Fastify's JSON parser", result),
     byHandRow('Fastify 5', 'app.register(jwe)', "Fastify's JSON parser", result),
+    manyRow('Fastify 5', 'app.register(jwe)', result),
+    frameworkRow('Fastify 5', 'app.register(jwe)', "Fastify's JSON parser", result),
   ]);
 }
