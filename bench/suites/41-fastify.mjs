@@ -21,11 +21,18 @@ async function serve() {
   });
   app.post('/plain', async (request) => request.body);
   // The same work written by hand with the codec, to separate the plugin's own cost from the crypto.
+  // The envelope reaches the codec as text, as it does in the plugin: the codec's own parse of it
+  // is strict (a duplicated member is refused), which Fastify's JSON parser is not.
   const { open, seal, headers } = await byHand();
-  app.post('/by-hand', async (request, reply) => {
-    const answer = await seal(await open(request.body));
-    reply.headers(headers);
-    return answer;
+  await app.register(async (byHandScope) => {
+    byHandScope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) =>
+      done(null, text),
+    );
+    byHandScope.post('/by-hand', async (request, reply) => {
+      const answer = await seal(await open(request.body));
+      reply.headers(headers);
+      return answer;
+    });
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   announce(app.server.address().port);
@@ -36,7 +43,7 @@ if (process.argv[2] === 'serve') {
 } else {
   const result = await compareRoutes(fileURLToPath(import.meta.url), packageJson, { many: true });
   report('Fastify plugin (packages/fastify-plugin)', [
-    byHandRow('Fastify 5', 'app.register(jwe)', "Fastify's JSON parser", result),
+    byHandRow('Fastify 5', 'app.register(jwe)', "Fastify's body as text", result),
     manyRow('Fastify 5', 'app.register(jwe)', result),
     frameworkRow('Fastify 5', 'app.register(jwe)', "Fastify's JSON parser", result),
   ]);

@@ -22,7 +22,8 @@ export const codec = () => import(new URL('../../packages/codec/dist/index.node.
 
 /**
  * In the child: what a route written by hand does per request that the adapters also do. The
- * decrypted body goes through server-core's own strict parser (UTF-8, JSON, depth, duplicate and
+ * envelope reaches the codec as the request's text (the codec parses it strictly, refusing a
+ * duplicated member, as it does for the adapters), the decrypted body goes through server-core's own strict parser (UTF-8, JSON, depth, duplicate and
  * `__proto__`/`constructor` members), and the answer carries the same headers as the adapter's:
  * `X-Encryption: JWE`, `Vary: X-Encryption` and the JSON content type.
  */
