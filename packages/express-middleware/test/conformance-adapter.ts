@@ -1,10 +1,8 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { jwe, jweErrorHandler, uploadedFile } from '@jwe-transport/express-middleware';
 import type { ConformanceAdapter } from '@jwe-transport/test-support/server-conformance';
 import { sha256 } from '@jwe-transport/test-support/server-conformance/wire';
 import type { Express } from 'express';
-import { EXPRESS_VERSIONS } from './helpers.js';
+import { EXPRESS_VERSIONS, listen } from './helpers.js';
 
 /** The Express middleware on one Express major, held to the same suite as the core's own adapters. */
 const expressAdapter = (name: string, create: () => Express): ConformanceAdapter => ({
@@ -51,20 +49,7 @@ const expressAdapter = (name: string, create: () => Express): ConformanceAdapter
       });
     });
     app.use(jweErrorHandler());
-    return new Promise((resolve, reject) => {
-      const server: Server = app.listen(0, '127.0.0.1');
-      server.once('error', reject);
-      server.once('listening', () => {
-        resolve({
-          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-          close: () =>
-            new Promise((done) => {
-              server.closeAllConnections();
-              server.close(() => done());
-            }),
-        });
-      });
-    });
+    return listen(app);
   },
 });
 

@@ -1,12 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
 import { createJweFetch } from '@jwe-transport/client-core';
 import { deriveKey, encrypt, encryptFile, encryptJson } from '@jwe-transport/codec';
 import { type ChannelRecording, recordChannel } from '@jwe-transport/test-support/diagnostics';
+import { serveFetch as serveLocally } from '@jwe-transport/test-support/server-conformance/serve-fetch';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withJwe } from '../src/index.js';
 import { withJweUpload } from '../src/node/index.js';
@@ -22,22 +20,8 @@ const running: { close(): Promise<void> }[] = [];
 
 // Node's own Request and Response stay in place (overrideGlobalObjects: false): the fetch wrapper
 // runs in this process too and builds genuine Responses.
-function serveFetch(fetch: (request: Request) => Response | Promise<Response>) {
-  return new Promise<{ url: string; close(): Promise<void> }>((resolve) => {
-    const server = serve(
-      { fetch, port: 0, hostname: '127.0.0.1', overrideGlobalObjects: false },
-      (info: AddressInfo) =>
-        resolve({
-          url: `http://127.0.0.1:${info.port}`,
-          close: () =>
-            new Promise((done) => {
-              (server as Server).closeAllConnections();
-              server.close(() => done());
-            }),
-        }),
-    );
-  });
-}
+const serveFetch = (fetch: (request: Request) => Response | Promise<Response>) =>
+  serveLocally(fetch, { overrideGlobalObjects: false });
 const recordings: ChannelRecording[] = [];
 afterEach(async () => {
   for (const recording of recordings.splice(0)) recording.stop();
