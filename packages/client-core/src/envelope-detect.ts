@@ -1,4 +1,4 @@
-import { ENVELOPE_MEMBERS, type Envelope } from '@jwe-transport/codec';
+import { ENVELOPE_MEMBERS, type Envelope, isJweError, readEnvelope } from '@jwe-transport/codec';
 
 const MEMBERS = new Set(ENVELOPE_MEMBERS);
 const REQUIRED = ['iv', 'ciphertext', 'tag'] as const;
@@ -32,6 +32,20 @@ export function asEnvelope(body: Uint8Array): Envelope | undefined {
   for (const name of Object.keys(record)) if (!MEMBERS.has(name)) return undefined;
   for (const name of REQUIRED) if (typeof record[name] !== 'string') return undefined;
   return record as unknown as Envelope;
+}
+
+/**
+ * The envelope in `body` as the codec reads it (strict UTF-8 and JSON, the envelope's shape), or
+ * `undefined` when that read fails. Only a JSON object is read: a compact JWE is not an answer.
+ */
+export function strictEnvelope(body: Uint8Array): Envelope | undefined {
+  if (firstSignificantByte(body) !== OPEN_BRACE) return undefined;
+  try {
+    return readEnvelope(body);
+  } catch (error) {
+    if (isJweError(error)) return undefined;
+    throw error;
+  }
 }
 
 /** The member names of a JSON object body, for messages; `undefined` when it is not an object. */

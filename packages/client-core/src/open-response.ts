@@ -9,7 +9,7 @@ import {
 import { traceKid, traceOpen } from '@jwe-transport/codec/diagnostics';
 import { type DecryptionInfo, decryptedResponse, markDecryptedHeaders } from './decrypted-response.js';
 import { describeArrival, describeTarget, isSuccess } from './describe.js';
-import { asEnvelope, objectMembers } from './envelope-detect.js';
+import { asEnvelope, objectMembers, strictEnvelope } from './envelope-detect.js';
 import { JweResponseError } from './errors.js';
 import { describeKid, keyProblem } from './keys.js';
 import { essence, type HeaderView, headersOf, isJsonMediaType, saysJwe } from './media-type.js';
@@ -50,6 +50,26 @@ export type OpenedBody =
 
 const NOT_DECRYPTED: OpenedBody = { decrypted: false };
 const BODILESS_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/** An opened body whose fetch `Headers` are built only if an adapter asks for them. */
+class DecryptedBody {
+  readonly decrypted = true;
+  readonly plaintext: Uint8Array;
+  readonly info: DecryptionInfo;
+  readonly #source: HeaderView;
+  #headers: Headers | undefined;
+
+  constructor(plaintext: Uint8Array, info: DecryptionInfo, source: HeaderView) {
+    this.plaintext = plaintext;
+    this.info = info;
+    this.#source = source;
+  }
+
+  get headers(): Headers {
+    this.#headers ??= markDecryptedHeaders(headersOf(this.#source), this.info);
+    return this.#headers;
+  }
+}
 
 /** A resolver that names the kid when it hands back an unusable key. */
 function checkedKey(key: KeyInput | KeyResolver): KeyInput | KeyResolver {
@@ -113,40 +133,36 @@ export class ResponseOpener {
   async openBody(body: Uint8Array, head: ResponseHead, context: ResponseContext): Promise<OpenedBody> {
     const opened = await this.#open(body, head, context);
     if (opened === undefined) return NOT_DECRYPTED;
-    const { plaintext, info } = opened;
-    let headers: Headers | undefined;
-    return {
-      decrypted: true,
-      plaintext,
-      info,
-      get headers() {
-        headers ??= markDecryptedHeaders(headersOf(head.headers), info);
-        return headers;
-      },
-    };
+    return new DecryptedBody(opened.plaintext, opened.info, head.headers);
   }
 
   /** The plaintext and what is known of its envelope, or `undefined` for a body left alone. */
   async #open(body: Uint8Array, head: ResponseHead, context: ResponseContext) {
     const marked = saysJwe(head.headers);
     const required = this.#mustBeEnvelope(head.status, context);
+    // An answer that must be an envelope is read once, with the codec's strict parse, and the
+    // parsed envelope goes to decryption. A body the strict parse refuses, or any other body,
+    // is sorted by the lenient detector: an envelope refused for its JSON (say, a duplicate
+    // member) is still opened from its bytes, so it fails as undecryptable, not as plain.
+    const strict = marked || required ? strictEnvelope(body) : undefined;
     const contentType = head.headers.get('content-type');
     const candidate = marked || required || contentType === null || isJsonMediaType(contentType);
-    const envelope = candidate && body.length > 0 ? asEnvelope(body) : undefined;
+    const envelope = strict ?? (candidate && body.length > 0 ? asEnvelope(body) : undefined);
     if (envelope === undefined) {
       if (marked) throw this.#notAnEnvelope('ERR_JWE_INVALID', body, head, context);
       if (required) throw this.#notAnEnvelope('ERR_JWE_RESPONSE_NOT_ENCRYPTED', body, head, context);
       return undefined;
     }
     try {
-      // The one place responses are opened: `jwe-transport:open` (side client). The bytes, not
-      // the object detected above: the codec's strict parse refuses duplicate members.
+      // The one place responses are opened: `jwe-transport:open` (side client).
       const result = await traceOpen(
         'client',
         body,
         (trace) => {
           if (trace) trace.kid = traceKid(envelope.kid);
-          return decryptDetailed(body, this.#key, { missingProtected: this.#options.missingProtected });
+          return decryptDetailed(strict ?? body, this.#key, {
+            missingProtected: this.#options.missingProtected,
+          });
         },
         (opened) => ({ kid: opened.kid, plaintextBytes: opened.plaintext.byteLength }),
       );

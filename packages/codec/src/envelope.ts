@@ -128,7 +128,11 @@ function parseText(text: string): Envelope {
   return fromCompact(text.trim());
 }
 
-/** Normalizes any accepted input form into an envelope object. */
+/**
+ * Any accepted input form as an envelope object, with the checks decryption makes before it
+ * touches a key: strict UTF-8 and JSON (no duplicate members), the envelope's shape, or the
+ * compact form's five parts. Throws `ERR_JWE_INVALID` (or `ERR_JWE_UNSUPPORTED`) otherwise.
+ */
 export function readEnvelope(input: EnvelopeInput): Envelope {
   if (typeof input === 'string') return parseText(input);
   if (input instanceof Uint8Array) return parseText(decodeUtf8(input, 'The envelope'));

@@ -20,6 +20,7 @@ export {
   type EnvelopeInput,
   fromCompact,
   parseEnvelope,
+  readEnvelope,
   toCompact,
 } from './envelope.js';
 export { isJweError, JweError, type JweErrorCode } from './errors.js';

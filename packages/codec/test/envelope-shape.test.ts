@@ -83,6 +83,23 @@ describe.each(backends)('envelope shape, $name back end', ({ codec }) => {
     await expectJweError(() => codec.parseEnvelope(value), code);
     await expectJweError(() => codec.decrypt(value as never, KEY), code);
     await expectJweError(() => codec.decrypt(JSON.stringify(value), KEY), code);
+    await expectJweError(() => codec.readEnvelope(JSON.stringify(value)), code);
+  });
+
+  it('readEnvelope reads every input form to the same envelope, with no key', async () => {
+    const envelope = await sample();
+    const text = JSON.stringify(envelope);
+    expect(codec.readEnvelope(text)).toEqual(envelope);
+    expect(codec.readEnvelope(new TextEncoder().encode(` ${text}\n`))).toEqual(envelope);
+    expect(codec.readEnvelope(envelope)).toEqual(envelope);
+    const { kid: _kid, ...withoutKid } = envelope;
+    expect(codec.readEnvelope(codec.toCompact(envelope))).toEqual(withoutKid);
+  });
+
+  it('readEnvelope refuses duplicate members and invalid UTF-8, as decryption does', async () => {
+    const text = JSON.stringify(await sample());
+    await expectJweError(() => codec.readEnvelope(`{"iv":"AAAA",${text.slice(1)}`), 'ERR_JWE_INVALID');
+    await expectJweError(() => codec.readEnvelope(Uint8Array.from([0x7b, 0xff, 0x7d])), 'ERR_JWE_INVALID');
   });
 
   it('parseEnvelope returns a valid envelope unchanged', async () => {

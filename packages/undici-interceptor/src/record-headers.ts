@@ -13,8 +13,13 @@ export class RecordHeaders implements HeaderView, HeaderEditor {
     this.record = record;
   }
 
+  /** Whether some name is not in lower case: worked out once, on the first lookup that misses. */
+  #mixedCase: boolean | undefined;
+
   #name(name: string): string | undefined {
     if (name in this.record) return name;
+    this.#mixedCase ??= Object.keys(this.record).some((key) => key !== key.toLowerCase());
+    if (!this.#mixedCase) return undefined;
     for (const key in this.record) if (key.toLowerCase() === name) return key;
     return undefined;
   }
@@ -34,6 +39,7 @@ export class RecordHeaders implements HeaderView, HeaderEditor {
   set(name: string, value: string): void {
     const key = this.#name(name);
     if (key !== undefined && key !== name) delete this.record[key];
+    if (name !== name.toLowerCase()) this.#mixedCase = true;
     this.record[name] = value;
   }
 

@@ -17,6 +17,7 @@ export type Codec = Pick<
   | 'toCompact'
   | 'fromCompact'
   | 'parseEnvelope'
+  | 'readEnvelope'
   | 'deriveKey'
   | 'keyring'
   | 'backendName'
