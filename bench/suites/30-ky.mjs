@@ -9,7 +9,13 @@
 // (BENCH_NODE24, else npm's node@24 via npx), which prints its own report.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { compareClientsAndByHand, PAYLOAD, SHARED_KEY, startEchoServer } from './jwe-echo-server.mjs';
+import {
+  compareClientsAndByHand,
+  PAYLOAD,
+  RESPONSE_FLOOR,
+  SHARED_KEY,
+  startEchoServer,
+} from './jwe-echo-server.mjs';
 import { report } from './lib.mjs';
 import { PROGRESS_KEY, progressRows } from './upload-progress.mjs';
 
@@ -18,7 +24,7 @@ const kyPlugin = new URL('../../packages/ky-plugin/', import.meta.url);
 /** The plain, plugin and by-hand rows of one ky generation against `server`. */
 async function kyRows(ky, label, server) {
   const { jwe } = await import(new URL('dist/index.js', kyPlugin).href);
-  const { decryptJson, encryptJson } = await import(
+  const { decrypt, decryptJson, encryptJson } = await import(
     new URL('../../packages/codec/dist/index.node.js', import.meta.url).href
   );
   // Full URLs: ky 1's prefixUrl is ky 2's prefix.
@@ -38,9 +44,17 @@ async function kyRows(ky, label, server) {
     const answer = await plain.post(jweUrl, { json: envelope, headers: sealedHeaders }).arrayBuffer();
     return decryptJson(new Uint8Array(answer), SHARED_KEY);
   });
+  // ky hands back a Response: the plugin's floor builds one from the plaintext.
+  const floor = checked('floor', async () => {
+    const envelope = await encryptJson(PAYLOAD, SHARED_KEY, { kid: 'bench' });
+    const answer = await plain.post(jweUrl, { json: envelope, headers: sealedHeaders });
+    const plaintext = await decrypt(new Uint8Array(await answer.arrayBuffer()), SHARED_KEY);
+    return new Response(plaintext, answer).json();
+  });
   return compareClientsAndByHand({
     server,
     label,
+    floor: { call: floor, ...RESPONSE_FLOOR },
     ours: checked('jwe', () => encrypted.post(jweUrl, { json: PAYLOAD }).json()),
     plain: checked('plain', () => plain.post(plainUrl, { json: PAYLOAD }).json()),
     byHand,

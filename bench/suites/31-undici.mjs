@@ -22,6 +22,12 @@ const plain = new undici.Agent({ connections: 24 });
 const encrypted = new undici.Agent({ connections: 24 }).compose(
   jweInterceptor({ key: SHARED_KEY, kid: 'bench', origins: [server.url] }),
 );
+// On undici 7 every composed interceptor's handler is converted to and from undici's older
+// handler API (WrapHandler, UnwrapHandler), whatever the interceptor does: the floor of an
+// interceptor is by hand through an Agent composed with one that only passes requests on.
+const passThrough = new undici.Agent({ connections: 24 }).compose(
+  (dispatch) => (opts, handler) => dispatch(opts, handler),
+);
 const text = JSON.stringify(PAYLOAD);
 const headers = { 'content-type': 'application/json' };
 
@@ -56,6 +62,16 @@ const BY_HAND_NOTES =
   'the JSON text sealed with encrypt and JSON.stringify, sent with content-type application/json and ' +
   'X-Encryption: JWE, the answer read as bytes and opened with decryptJson (strict parse), on the same Agent';
 
+const INTERCEPTOR_FLOOR = {
+  step: 'a pass-through interceptor',
+  why:
+    'the by-hand calls through an Agent composed with an interceptor that only passes each request on ' +
+    `((dispatch) => (opts, handler) => dispatch(opts, handler)), which undici ${version.split('.')[0]} ` +
+    (version.startsWith('7.')
+      ? 'converts between its two handler APIs on every response'
+      : 'composes as any other'),
+};
+
 try {
   const rows = [];
   rows.push(
@@ -65,6 +81,7 @@ try {
       ours: viaRequest(encrypted, '/jwe'),
       plain: viaRequest(plain, '/plain'),
       byHand: byHandRequest(plain),
+      floor: { call: byHandRequest(passThrough), ...INTERCEPTOR_FLOOR },
       byHandCalls: 'encrypt/decryptJson',
       byHandNotes: BY_HAND_NOTES,
       notes: 'ours: Agent.compose(jweInterceptor()); reference: the same Agent without it',
@@ -77,6 +94,7 @@ try {
       ours: viaFetch(encrypted, '/jwe'),
       plain: viaFetch(plain, '/plain'),
       byHand: byHandFetch(plain),
+      floor: { call: byHandFetch(passThrough), ...INTERCEPTOR_FLOOR },
       byHandCalls: 'encrypt/decryptJson',
       byHandNotes: BY_HAND_NOTES,
       notes:
@@ -86,6 +104,7 @@ try {
   report('undici interceptor vs plain undici (1 KiB JSON round trips, local node:http server)', rows);
 } finally {
   await plain.close();
+  await passThrough.close();
   await encrypted.close();
   server.stop();
 }

@@ -5,7 +5,7 @@
 // child process.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { announce, byHand, byHandRow, compareRoutes, frameworkRow, KEY, KID } from './http-lib.mjs';
+import { announce, byHand, byHandRow, compareRoutes, floorRow, frameworkRow, KEY, KID } from './http-lib.mjs';
 import { report } from './lib.mjs';
 
 const serverCore = new URL('../../packages/server-core/package.json', import.meta.url);
@@ -21,7 +21,7 @@ async function serve() {
     '/plain': echo,
   };
   // The same work written by hand with the codec, to separate the handler's own cost from the crypto.
-  const { open, seal, headers } = await byHand();
+  const { open, openBytes, seal, sealBytes, headers } = await byHand();
   routes['/by-hand'] = async (request) => {
     try {
       return Response.json(await seal(await open(await request.text())), { headers });
@@ -29,17 +29,47 @@ async function serve() {
       return new Response(null, { status: 400 });
     }
   };
+  // The floor of any wrapper around a (request) => Response handler: the handler is given a new
+  // Request carrying the plaintext (its json() handing on the value already parsed, as withJwe's
+  // does), and its Response is read back to be sealed into another.
+  routes['/floor'] = async (request) => {
+    let opened;
+    try {
+      opened = await openBytes(await request.text());
+    } catch {
+      return new Response(null, { status: 400 });
+    }
+    const inner = new Request(request.url, {
+      method: request.method,
+      headers: { 'content-type': 'application/json' },
+      body: opened.plaintext,
+      signal: request.signal,
+    });
+    Object.defineProperty(inner, 'json', { value: async () => opened.value });
+    const answer = await echo(inner);
+    const envelope = await sealBytes(new Uint8Array(await answer.arrayBuffer()));
+    return Response.json(envelope, { status: answer.status, headers });
+  };
   const fetch = (request) =>
     routes[new URL(request.url).pathname]?.(request) ?? new Response(null, { status: 404 });
   listen({ fetch, port: 0, hostname: '127.0.0.1' }, (info) => announce(info.port));
 }
 
+const WRAPPER_FLOOR = {
+  step: 'a new Request and a re-read Response',
+  why:
+    'the by-hand work written as a wrapper around the same echo handler: it hands the handler a new ' +
+    'Request carrying the plaintext and seals the bytes of the Response the handler returns, ' +
+    'the two steps no wrapper of a (request) => Response handler can skip',
+};
+
 if (process.argv[2] === 'serve') {
   await serve();
 } else {
-  const result = await compareRoutes(fileURLToPath(import.meta.url), loadPackage);
+  const result = await compareRoutes(fileURLToPath(import.meta.url), loadPackage, { floor: true });
   report('Web handler (packages/server-core withJwe on @hono/node-server)', [
     byHandRow('withJwe on @hono/node-server', 'withJwe(handler)', 'request.text()', result),
+    floorRow('withJwe on @hono/node-server', 'withJwe(handler)', WRAPPER_FLOOR, result),
     frameworkRow('withJwe on @hono/node-server', 'withJwe(handler)', 'request.json()', result),
   ]);
 }

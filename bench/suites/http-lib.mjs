@@ -28,13 +28,20 @@ export const codec = () => import(new URL('../../packages/codec/dist/index.node.
  * `X-Encryption: JWE`, `Vary: X-Encryption` and the JSON content type.
  */
 export async function byHand() {
-  const { decrypt, encryptJson } = await codec();
+  const { decrypt, encrypt, encryptJson } = await codec();
   const { parsePlaintext } = await import(
     new URL('../../packages/server-core/dist/adapter/index.js', import.meta.url).href
   );
   return {
     /** The envelope (text or parsed object) to the checked plaintext value. */
     open: async (envelope) => parsePlaintext(await decrypt(envelope, KEY), true).value,
+    /** `open` that also gives the plaintext bytes. */
+    openBytes: async (envelope) => {
+      const plaintext = await decrypt(envelope, KEY);
+      return { plaintext, value: parsePlaintext(plaintext, true).value };
+    },
+    /** Bytes to the envelope object. */
+    sealBytes: (bytes) => encrypt(bytes, KEY, { kid: KID }),
     seal: (value) => encryptJson(value, KEY, { kid: KID }),
     headers: { 'X-Encryption': 'JWE', Vary: 'X-Encryption' },
   };
@@ -131,7 +138,11 @@ async function echoes(response, plainBody, decryptJson) {
  * interleaved rounds. With `many`, it then loads `/jwe` and `/by-hand` with 256 connections in
  * interleaved 10 s rounds. `packageJson` is where autocannon is resolved.
  */
-export async function compareRoutes(suiteFile, packageJson, { serveArgs = [], many = false } = {}) {
+export async function compareRoutes(
+  suiteFile,
+  packageJson,
+  { serveArgs = [], many = false, floor = false } = {},
+) {
   const autocannon = createRequire(packageJson)('autocannon');
   const { encrypt, encryptJson, decryptJson } = await codec();
   const server = fork(suiteFile, ['serve', ...serveArgs], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
@@ -147,8 +158,11 @@ export async function compareRoutes(suiteFile, packageJson, { serveArgs = [], ma
       plain: { url: `${base}/plain`, body: plainBody, headers: plainHeaders },
       byHand: { url: `${base}/by-hand`, body: envelopeBody, headers: plainHeaders },
     };
+    // A route that does by hand what an adapter of its kind cannot skip (see floorRow).
+    if (floor) routes.floor = { url: `${base}/floor`, body: envelopeBody, headers: plainHeaders };
+    const sealing = Object.keys(routes).filter((name) => name !== 'plain');
 
-    for (const name of ['ours', 'byHand']) {
+    for (const name of sealing) {
       const { url, body, headers } = routes[name];
       const answer = await fetch(url, { method: 'POST', headers, body });
       if (answer.headers.get('x-encryption') !== 'JWE') throw new Error(`${url} did not seal its answer`);
@@ -161,7 +175,7 @@ export async function compareRoutes(suiteFile, packageJson, { serveArgs = [], ma
     if ((await plain.text()) !== plainBody) throw new Error('the plain route did not echo the body');
     // The by-hand route must refuse what the adapter refuses.
     const twice = await encrypt('{"a":1,"a":2}', KEY, { kid: KID });
-    for (const name of ['ours', 'byHand']) {
+    for (const name of sealing) {
       const { url, headers } = routes[name];
       const refused = await fetch(url, { method: 'POST', headers, body: JSON.stringify(twice) });
       await refused.arrayBuffer();
@@ -170,7 +184,7 @@ export async function compareRoutes(suiteFile, packageJson, { serveArgs = [], ma
 
     for (const route of Object.values(routes))
       await load(autocannon, route.url, route.body, route.headers, 1);
-    const timed = { ours: [], plain: [], byHand: [] };
+    const timed = Object.fromEntries(Object.keys(routes).map((name) => [name, []]));
     for (let i = 0; i < ROUNDS; i++) {
       for (const name of Object.keys(timed)) timed[name].push(await round(autocannon, server, routes[name]));
     }
@@ -182,7 +196,12 @@ export async function compareRoutes(suiteFile, packageJson, { serveArgs = [], ma
       };
     }
     // The target reads the median of the per-round ratios: each pair of rounds ran back to back.
-    result.cpuRatio = median(timed.ours.map((r, i) => r.cpuPerRequest / timed.byHand[i].cpuPerRequest));
+    const paired = (a, b) => median(timed[a].map((r, i) => r.cpuPerRequest / timed[b][i].cpuPerRequest));
+    result.cpuRatio = paired('ours', 'byHand');
+    if (floor) {
+      result.floorRatio = paired('ours', 'floor');
+      result.floorCost = paired('floor', 'byHand');
+    }
     result.envelopeBytes = envelopeBody.length;
 
     if (many) {
@@ -246,6 +265,23 @@ export function byHandRow(label, ours, byHandRoute, result) {
     target: `CPU ≤ ${LIMIT.toFixed(2)}x by hand`,
     met: result.cpuRatio <= LIMIT,
     notes: `cpu_ratio = server CPU per request ours / by hand, median of the per-round ratios (lower is better). ${loadNotes(result.envelopeBytes)}`,
+  };
+}
+
+/**
+ * The adapter against its floor: by hand plus the steps (`step`, and `why` they cannot be
+ * skipped) that any adapter of its kind must take, measured in the same rounds.
+ */
+export function floorRow(label, ours, { step, why }, result) {
+  return {
+    case: `${label}: ${ours} vs its floor (by hand + ${step})`,
+    ours: perRequest(result.ours),
+    reference: perRequest(result.floor),
+    ratio: (result.ours.rps / result.floor.rps).toFixed(2),
+    cpu_ratio: result.floorRatio.toFixed(2),
+    target: `CPU ≤ ${LIMIT.toFixed(2)}x floor`,
+    met: result.floorRatio <= LIMIT,
+    notes: `floor: ${why}; the floor costs ${result.floorCost.toFixed(2)}x by hand (server CPU, median of the per-round ratios). ${loadNotes(result.envelopeBytes)}`,
   };
 }
 

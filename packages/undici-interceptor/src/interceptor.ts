@@ -149,7 +149,9 @@ export function jweInterceptor(options: JweInterceptorOptions): Dispatcher.Dispa
   const origins = client.options.origins!;
   return (dispatch) =>
     function jweDispatch(opts, handler) {
-      const origin = originOf(opts.origin);
+      // undici hands most requests over with the origin already normalized: skip the URL parse.
+      const origin =
+        typeof opts.origin === 'string' && origins.has(opts.origin) ? opts.origin : originOf(opts.origin);
       if (
         origin === undefined ||
         !origins.has(origin) ||
