@@ -50,7 +50,8 @@ export class JweServer {
           noteKid(failure, recorder.asked);
           throw failure;
         }
-        return { ...this.opened(result, recorder), plaintext: result.plaintext };
+        const { info, responseKey } = this.opened(result, recorder);
+        return { info, responseKey, plaintext: result.plaintext };
       },
       (opened) => ({ kid: opened.info.kid, plaintextBytes: opened.plaintext.byteLength }),
     );
