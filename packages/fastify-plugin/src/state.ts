@@ -1,18 +1,21 @@
 import type { Opened } from '@jwe-transport/server-core/adapter';
 import type { FastifyRequest } from 'fastify';
 
-/** The sealing state of each request, kept beside it so that handlers never reach the key. */
-const openedByRequest = new WeakMap<FastifyRequest, Opened>();
+/** Marks a request that said `X-Encryption: JWE` and carries a body not yet decrypted. */
+const PENDING = Symbol('pending');
 
-/** Requests that said `X-Encryption: JWE` and carry a body not yet decrypted. */
-const pending = new WeakSet<FastifyRequest>();
+/**
+ * The sealing state of each request, kept beside it so that handlers never reach the key: one
+ * entry per request that has a key or awaits one, none for plain requests that answer in plain.
+ */
+const stateByRequest = new WeakMap<FastifyRequest, Opened | typeof PENDING>();
 
 export function markPending(request: FastifyRequest): void {
-  pending.add(request);
+  stateByRequest.set(request, PENDING);
 }
 
 export function awaitsDecryption(request: FastifyRequest): boolean {
-  return pending.has(request);
+  return stateByRequest.get(request) === PENDING;
 }
 
 /** Requests whose upload a `preParsing` hook already streamed to disk. */
@@ -27,13 +30,15 @@ export function uploadDone(request: FastifyRequest): boolean {
 }
 
 export function setOpened(request: FastifyRequest, opened: Opened): void {
-  pending.delete(request);
-  openedByRequest.set(request, opened);
+  if (opened.responseKey !== undefined) stateByRequest.set(request, opened);
+  else stateByRequest.delete(request);
   request.jwe = opened.info;
 }
 
+/** The key and kid that seal the request's answers, if it has them. */
 export function openedOf(request: FastifyRequest): Opened | undefined {
-  return openedByRequest.get(request);
+  const state = stateByRequest.get(request);
+  return state === PENDING ? undefined : state;
 }
 
 export function hasBody(request: FastifyRequest): boolean {
