@@ -6,7 +6,7 @@
  */
 
 export { type CallPlan, createJweClient, type JweClient } from './client.js';
-export { type HeaderEditor, markDecryptedHeaders } from './decrypted-response.js';
+export { ENVELOPE_ONLY_HEADERS, type HeaderEditor, markDecryptedHeaders } from './decrypted-response.js';
 export { describeArrival, describeTarget } from './describe.js';
 export { asEnvelope } from './envelope-detect.js';
 export { sendSealedStream } from './fetch.js';

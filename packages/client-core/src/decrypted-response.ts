@@ -17,8 +17,12 @@ export interface DecryptionInfo {
 
 const decrypted = new WeakMap<Response, DecryptionInfo>();
 
-/** Headers that describe the envelope rather than the plaintext. */
-const ENVELOPE_ONLY_HEADERS = ['content-length', 'content-encoding', 'x-encryption'];
+/** Headers that describe the envelope rather than the plaintext (names in lower case). */
+export const ENVELOPE_ONLY_HEADERS: readonly string[] = [
+  'content-length',
+  'content-encoding',
+  'x-encryption',
+];
 
 /** True when `response` is one the core decrypted (or a clone of one). A server cannot fake this. */
 export function wasDecrypted(response: Response): boolean {
