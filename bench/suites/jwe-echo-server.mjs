@@ -174,7 +174,7 @@ function byHandRow(label, m, rounds, byHandCalls, byHandNotes) {
  * (`floorNotes` says which), measured in the same rounds. Judged like the by-hand row, so the
  * adapter's own cost shows apart from what its kind of adapter must pay.
  */
-function floorRow(label, m, rounds, floorNotes) {
+function floorRow(label, m, floorNotes) {
   const cpuRatio = pairedCpuRatio(m.ours, m.floor);
   return {
     case: `${label}: adapter vs its floor (by hand + ${floorNotes.step})`,
@@ -212,7 +212,7 @@ export async function compareClientsAndByHand({
   const calls = floor ? { plain, ours, byHand, floor: floor.call } : { plain, ours, byHand };
   const m = await alternate(server, calls, { rounds, limits });
   const rows = [adapterRow(label, m, rounds, notes), byHandRow(label, m, rounds, byHandCalls, byHandNotes)];
-  if (floor) rows.push(floorRow(label, m, rounds, floor));
+  if (floor) rows.push(floorRow(label, m, floor));
   return rows;
 }
 

@@ -15,7 +15,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { installJsonParser } from './json-parser.js';
 import { sealReplies } from './seal-reply.js';
-import { awaitsDecryption, hasBody, markPending, setOpened } from './state.js';
+import { awaitsDecryption, declareState, hasBody, markPending, setOpened } from './state.js';
 import type { JweFastifyOptions, JweRouteConfig } from './types.js';
 import { receiveMultipartUpload, streamEncryptedUploads, uploadLimit } from './upload.js';
 
@@ -68,6 +68,7 @@ export async function jwePlugin(fastify: FastifyInstance, options: JweFastifyOpt
   }
   fastify.decorateRequest('jwe', null as never);
   fastify.decorateRequest('jweFile', null);
+  declareState(fastify);
   fastify.decorate('jweServer', server);
 
   // Callback-style hooks where no await is needed: every JSON request passes through them.

@@ -1,21 +1,45 @@
 import type { Opened } from '@jwe-transport/server-core/adapter';
-import type { FastifyRequest } from 'fastify';
-
-/** Marks a request that said `X-Encryption: JWE` and carries a body not yet decrypted. */
-const PENDING = Symbol('pending');
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
- * The sealing state of each request, kept beside it so that handlers never reach the key: one
- * entry per request that has a key or awaits one, none for plain requests that answer in plain.
+ * The sealing state of a request: whether its envelope is still to be opened, or the key and kid
+ * that seal its answers. It lives in a private field, so neither a handler nor a logger that
+ * prints the whole request (`util.inspect` shows symbol-keyed properties) can read the key.
  */
-const stateByRequest = new WeakMap<FastifyRequest, Opened | typeof PENDING>();
+class SealingState {
+  readonly #state: Opened | undefined;
+
+  constructor(state: Opened | undefined) {
+    this.#state = state;
+  }
+
+  static opened(slot: SealingState | undefined): Opened | undefined {
+    return slot === undefined ? undefined : slot.#state;
+  }
+}
+
+/** A request that said `X-Encryption: JWE` and carries a body not yet decrypted. */
+const PENDING = new SealingState(undefined);
+
+/**
+ * The slot on each request that holds its state: a property Fastify declares on every request,
+ * empty for plain requests answered in plain. Not a WeakMap keyed by request: an entry per
+ * request costs the garbage collector far more than a property does.
+ */
+const kState = Symbol('jwe-transport sealing state');
+
+type WithState = FastifyRequest & { [kState]: SealingState | undefined };
+
+export function declareState(fastify: FastifyInstance): void {
+  fastify.decorateRequest(kState, undefined);
+}
 
 export function markPending(request: FastifyRequest): void {
-  stateByRequest.set(request, PENDING);
+  (request as WithState)[kState] = PENDING;
 }
 
 export function awaitsDecryption(request: FastifyRequest): boolean {
-  return stateByRequest.get(request) === PENDING;
+  return (request as WithState)[kState] === PENDING;
 }
 
 /** Requests whose upload a `preParsing` hook already streamed to disk. */
@@ -30,15 +54,13 @@ export function uploadDone(request: FastifyRequest): boolean {
 }
 
 export function setOpened(request: FastifyRequest, opened: Opened): void {
-  if (opened.responseKey !== undefined) stateByRequest.set(request, opened);
-  else stateByRequest.delete(request);
+  (request as WithState)[kState] = opened.responseKey === undefined ? undefined : new SealingState(opened);
   request.jwe = opened.info;
 }
 
 /** The key and kid that seal the request's answers, if it has them. */
 export function openedOf(request: FastifyRequest): Opened | undefined {
-  const state = stateByRequest.get(request);
-  return state === PENDING ? undefined : state;
+  return SealingState.opened((request as WithState)[kState]);
 }
 
 export function hasBody(request: FastifyRequest): boolean {

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
 import multipart from '@fastify/multipart';
 import { decryptJson, encryptJson } from '@jwe-transport/codec';
 import { jwe } from '@jwe-transport/fastify-plugin';
@@ -50,6 +51,23 @@ describe('the Fastify plugin', () => {
     const response = await sealedPost(`${url}/echo`, { a: 1 }, 'text/plain');
     expect(response.status).toBe(415);
     expect(await response.json()).toMatchObject({ error: { code: 'ERR_JWE_INVALID' } });
+  });
+
+  it('keeps the key out of reach of handlers and of a logger that prints the whole request', async () => {
+    const instance = Fastify();
+    await instance.register(jwe, { keys: { k: KEY } });
+    instance.post('/echo', async (request) => {
+      const printed = inspect(request, { depth: 8, showHidden: true });
+      // The request does hold its sealing state (the answer below is sealed), just not readably.
+      return { printedKey: printed.includes(KEY), info: request.jwe };
+    });
+    const url = await listen(instance);
+    const response = await sealedPost(`${url}/echo`, { a: 1 });
+    expect(response.headers.get('x-encryption')).toBe('JWE');
+    expect(await decryptJson(await response.json(), KEY)).toEqual({
+      printedKey: false,
+      info: expect.objectContaining({ encrypted: true, kid: 'k', encryptsResponse: true }),
+    });
   });
 
   it('with errorHandler: false, leaves JweHttpErrors to Fastify with their status and code', async () => {
