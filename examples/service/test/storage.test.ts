@@ -1,9 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { request } from 'node:http';
+import { Agent, type IncomingMessage, request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type Grant,
   grant,
   login,
   presignedPost,
@@ -29,6 +32,25 @@ beforeAll(async () => {
   audioDir = join(t.docsDir, 'audio');
 });
 afterAll(() => t.close());
+
+/** A presigned POST through `agent` (node:http), answering what the connection tests look at. */
+async function rawPost(agent: Agent, data: Grant, name: string, bytes: Uint8Array) {
+  const form = new FormData();
+  for (const [field, value] of Object.entries(data.uploadData.fields)) form.append(field, value);
+  form.append('file', new Blob([new Uint8Array(bytes)]), name);
+  const encoded = new Request(data.uploadData.url, { method: 'POST', body: form });
+  const body = Buffer.from(await encoded.arrayBuffer());
+  const req = request(data.uploadData.url, {
+    agent,
+    method: 'POST',
+    headers: { 'content-type': encoded.headers.get('content-type')!, 'content-length': body.length },
+  });
+  req.end(body);
+  const [res] = (await once(req, 'response')) as [IncomingMessage];
+  let text = '';
+  for await (const chunk of res) text += chunk;
+  return { status: res.statusCode, connection: res.headers.connection, reusedSocket: req.reusedSocket, text };
+}
 
 const partials = () => readdir(join(audioDir, '.partial')).catch(() => [] as string[]);
 
@@ -104,6 +126,61 @@ describe('presigned storage POST', () => {
     t.clock.now -= 1; // one millisecond before expiry the same grant works
     expect((await presignedPost(data, 'late.wav', randomBytes(1000))).status).toBe(204);
     t.clock.now += 1;
+  });
+
+  it('reads a refused body of a declared size to its end first: the client gets the 403 and keeps the connection', async () => {
+    const data = await grant(t.url, alpha, 'store-drain');
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const bytes = randomBytes(3 * 2 ** 20);
+      t.clock.now += 3600 * 1000;
+      const refused = await rawPost(agent, data, 'drain.wav', bytes);
+      t.clock.now -= 3600 * 1000;
+      expect(refused.status).toBe(403);
+      expect(refused.text).toContain('<Code>AccessDenied</Code>');
+      expect(refused.connection).toBe('keep-alive');
+      // The same connection takes the next upload: nothing of the refused body was left on it.
+      const stored = await rawPost(agent, data, 'drain.wav', bytes);
+      expect(stored).toMatchObject({ status: 204, reusedSocket: true });
+      expect(sha256(await readFile(join(audioDir, 'store-drain', 'drain.wav')))).toBe(sha256(bytes));
+      expect(await partials()).toEqual([]);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('answers a refused body of more than 16 MiB at once, without reading it, and closes the connection', async () => {
+    const data = await grant(t.url, alpha, 'store-huge');
+    const boundary = 'hugeboundary';
+    const fields = Object.entries(data.uploadData.fields)
+      .map(
+        ([name, value]) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      )
+      .join('');
+    const url = new URL(data.uploadData.url);
+    const socket = connect(Number(url.port), url.hostname);
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    t.clock.now += 3600 * 1000;
+    try {
+      // Declares 64 MiB and sends only the fields and the file part's first bytes.
+      socket.write(
+        `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\n` +
+          `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${64 * 2 ** 20}\r\n\r\n` +
+          `${fields}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.wav"\r\n\r\n`,
+      );
+      socket.write(randomBytes(64 * 1024));
+      await once(socket, 'end');
+    } finally {
+      t.clock.now -= 3600 * 1000;
+      socket.destroy();
+    }
+    const answer = Buffer.concat(received).toString('latin1');
+    expect(answer).toMatch(/^HTTP\/1\.1 403 /);
+    expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+    expect(answer).toContain('<Code>AccessDenied</Code>');
+    expect(await readdir(join(audioDir, 'store-huge')).catch(() => [])).toEqual([]);
   });
 
   it('answers 403 to a forged signature, an altered policy, a key outside the folder and an unsigned field', async () => {

@@ -183,19 +183,64 @@ describe('uploads through injected faults, against the reference service', () =>
       if (isStorage(request) && request.index === 0) clock.now += 2 * 3600 * 1000;
       return undefined;
     });
-    // The storage refuses as soon as it has read the policy, before the 3 MiB body is in, and then
-    // closes the connection: the client may see that as a reset and send again with the same
-    // (expired) grant before it reads a 403. Either way one fresh grant follows, then 204s.
-    const outcomes = proxyLog.filter((entry) => entry.path === STORAGE).map((entry) => entry.outcome);
-    expect(outcomes.slice(-2)).toEqual([204, 204]);
-    expect(outcomes.slice(0, -2)).toContain(403);
-    expect(outcomes.slice(0, -2).every((outcome) => outcome === 403 || outcome === 'reset')).toBe(true);
+    // The storage reads a refused body of this size to its end before it answers, so the client
+    // reads the 403 (not a reset) on the first attempt.
+    expect(proxyLog.filter((entry) => entry.path === STORAGE).map((entry) => entry.outcome)).toEqual([
+      403, 204, 204,
+    ]);
+    expect(retries(events).map((event) => [event.attempt, event.reason])).toEqual([
+      [1, 'storage refused the policy (403 AccessDenied)'],
+    ]);
     expect(
       events.filter((event) => event.step === 'grant').map((event) => (event as { reason: string }).reason),
     ).toEqual(['first', 'policy-refused']);
     const refreshes = proxyLog.filter((entry) => entry.path === '/connect-auth/v1/account/refresh-token');
     expect(refreshes.map((entry) => entry.outcome)).toEqual([200]);
     await expectStartedOnceAndStoredOnce(from, 'fault-expired', ['consultation.wav', 'follow-up.m4a']);
+  });
+
+  it('a 403 after the resets have spent every attempt but one still gets its fresh grant and upload', async () => {
+    // What a busy machine shows against a storage that refuses early and closes: the client sees
+    // resets until one attempt reads the 403. Sending again with a fresh grant is a new request,
+    // not a repeat of the refused one, so it spends no attempt.
+    const { events, proxyLog, from } = await run('fault-late-403', (request) => {
+      if (!isStorage(request)) return undefined;
+      if (request.index < 4) return { kind: 'reset-after-bytes', bytes: MIB };
+      if (request.index === 4) {
+        return {
+          kind: 'respond',
+          status: 403,
+          headers: { 'content-type': 'application/xml' },
+          body: '<Error><Code>AccessDenied</Code><Message>Policy expired</Message></Error>',
+        };
+      }
+      return undefined;
+    });
+    expect(proxyLog.filter((entry) => entry.path === STORAGE).map((entry) => entry.outcome)).toEqual([
+      'reset',
+      'reset',
+      'reset',
+      'reset',
+      403,
+      204,
+      204,
+    ]);
+    expect(retries(events).map((event) => [event.attempt, event.reason])).toEqual([
+      [1, 'network error'],
+      [2, 'network error'],
+      [3, 'network error'],
+      [4, 'network error'],
+      [5, 'storage refused the policy (403 AccessDenied)'],
+    ]);
+    expect(
+      events.filter((event) => event.step === 'grant').map((event) => (event as { reason: string }).reason),
+    ).toEqual(['first', 'policy-refused']);
+    const disk = events.filter(
+      (event): event is Extract<TranscribeProgress, { step: 'file' }> =>
+        event.step === 'file' && event.file === 'consultation.wav',
+    );
+    expect(disk.at(-1)).toMatchObject({ attempt: 6, bytesSent: 3 * MIB, done: true });
+    await expectStartedOnceAndStoredOnce(from, 'fault-late-403', ['consultation.wav', 'follow-up.m4a']);
   });
 
   it('a start whose answer is lost: the retry gets 409, which counts as started', async () => {

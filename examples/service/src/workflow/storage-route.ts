@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
+import { finished, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { type Response, Router } from 'express';
@@ -38,6 +38,33 @@ function sendError(res: Response, error: StorageError): void {
     .send(
       `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${error.code}</Code><Message>${xmlText(error.message)}</Message></Error>\n`,
     );
+}
+
+/**
+ * The most of a refused body read (and dropped) before the refusal goes out. A server that
+ * answers and closes while the body is still coming sends a TCP reset, and the client loses the
+ * answer in flight: it sees a network error and sends the same refused upload again.
+ */
+const DRAIN_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * Answers a refused upload. One of a declared size up to {@link DRAIN_LIMIT} is first read to its
+ * end and dropped, so the client reads the refusal on a connection that stays open; a larger or
+ * unsized one is not read: the refusal goes out at once and closes the connection.
+ */
+function refuse(req: IncomingMessage, res: Response, error: StorageError): void {
+  const declared = Number(req.headers['content-length']);
+  if (!(Number.isSafeInteger(declared) && declared <= DRAIN_LIMIT)) {
+    res.setHeader('Connection', 'close');
+    sendError(res, error);
+    return;
+  }
+  req.unpipe();
+  req.resume();
+  // A client that goes away meanwhile gets nothing: there is no one left to answer.
+  finished(req, (gone) => {
+    if (!gone && !res.destroyed) sendError(res, error);
+  });
 }
 
 /** Checks the form fields against their signed policy and answers the object key to write. */
@@ -110,9 +137,8 @@ export function storageRoutes(
       () => res.status(204).end(),
       (error: unknown) => {
         if (res.headersSent || res.destroyed) return;
-        // The rest of a refused body is not read: answer, then close the connection.
-        res.setHeader('Connection', 'close');
-        sendError(
+        refuse(
+          req,
           res,
           error instanceof StorageError
             ? error

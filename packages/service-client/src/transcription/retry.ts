@@ -6,7 +6,11 @@ import { pause } from '../http/pause.js';
  * workflow", for which answers count as transient.
  */
 export interface RetryOptions {
-  /** Attempts per step, the first included. Default 5; 1 turns retries off. */
+  /**
+   * Attempts per step, the first included. Default 5; 1 turns retries off. An upload refused
+   * with 403 and sent again with a fresh grant does not spend one (the fresh grants are bounded
+   * on their own).
+   */
   attempts?: number;
   /** The first backoff, ms; each further one doubles, with jitter. Default 500. */
   baseDelayMs?: number;
@@ -54,10 +58,15 @@ export function backoffMs(failed: number, retry: ResolvedRetry, serverSays?: num
   return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
 }
 
-/** What one attempt came to: a value, or a transient failure worth another attempt. */
+/**
+ * What one attempt came to: a value, or a transient failure worth another attempt. `renewed`
+ * says the failure was answered by renewing what the next attempt carries (a fresh upload grant):
+ * that next attempt is a new request, not a repeat, so it does not spend one of `attempts`. The
+ * caller bounds renewals itself.
+ */
 export type Attempt<T> =
   | { ok: true; value: T }
-  | { ok: false; error: unknown; reason: string; retryAfterMs?: number | undefined };
+  | { ok: false; error: unknown; reason: string; retryAfterMs?: number | undefined; renewed?: true };
 
 /**
  * The attempt an HTTP refusal comes to: a transient status (408, 429, 5xx) is worth another try,
@@ -86,8 +95,9 @@ export interface RetryReport {
 
 /**
  * Runs `attempt` until it succeeds or `retry.attempts` are spent (then the last failure is
- * thrown). Anything `attempt` throws is final and passes straight through; so does an abort,
- * which also ends a backoff wait at once.
+ * thrown); a `renewed` failure spends none. Attempts are numbered 1, 2, ... across renewals.
+ * Anything `attempt` throws is final and passes straight through; so does an abort, which also
+ * ends a backoff wait at once.
  */
 export async function withRetries<T>(
   attempt: (number: number) => Promise<Attempt<T>>,
@@ -95,12 +105,13 @@ export async function withRetries<T>(
   signal: AbortSignal | undefined,
   onRetry: (report: RetryReport) => void,
 ): Promise<T> {
+  let spent = 0;
   for (let number = 1; ; number++) {
     signal?.throwIfAborted();
     const outcome = await attempt(number);
     if (outcome.ok) return outcome.value;
-    if (number >= retry.attempts) throw outcome.error;
-    const delayMs = backoffMs(number, retry, outcome.retryAfterMs);
+    if (!outcome.renewed && ++spent >= retry.attempts) throw outcome.error;
+    const delayMs = backoffMs(spent, retry, outcome.retryAfterMs);
     onRetry({ attempt: number, delayMs, reason: outcome.reason });
     await pause(delayMs, signal);
   }

@@ -248,6 +248,7 @@ export async function uploadWithRetries(
         reason: `storage refused the policy (403${error.serviceCode ? ` ${error.serviceCode}` : ''})`,
         error,
         retryAfterMs: 0,
+        renewed: true,
       };
     }
     return refusedAttempt(response, error, 'storage');
