@@ -52,6 +52,16 @@ async function rawPost(agent: Agent, data: Grant, name: string, bytes: Uint8Arra
   return { status: res.statusCode, connection: res.headers.connection, reusedSocket: req.reusedSocket, text };
 }
 
+/** A presigned POST's text before the file's bytes: every granted field, then the file part's head. */
+function multipartHead(data: Grant, boundary: string, fileName: string): string {
+  const part = (disposition: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n\r\n`;
+  const fields = Object.entries(data.uploadData.fields).map(
+    ([name, value]) => `${part(`name="${name}"`)}${value}\r\n`,
+  );
+  return `${fields.join('')}${part(`name="file"; filename="${fileName}"`)}`;
+}
+
 const partials = () => readdir(join(audioDir, '.partial')).catch(() => [] as string[]);
 
 describe('upload grant (POST /v1/file-upload)', () => {
@@ -152,12 +162,6 @@ describe('presigned storage POST', () => {
   it('answers a refused body of more than 16 MiB at once, without reading it, and closes the connection', async () => {
     const data = await grant(t.url, alpha, 'store-huge');
     const boundary = 'hugeboundary';
-    const fields = Object.entries(data.uploadData.fields)
-      .map(
-        ([name, value]) =>
-          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-      )
-      .join('');
     const url = new URL(data.uploadData.url);
     const socket = connect(Number(url.port), url.hostname);
     const received: Buffer[] = [];
@@ -168,7 +172,7 @@ describe('presigned storage POST', () => {
       socket.write(
         `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\n` +
           `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${64 * 2 ** 20}\r\n\r\n` +
-          `${fields}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.wav"\r\n\r\n`,
+          multipartHead(data, boundary, 'huge.wav'),
       );
       socket.write(randomBytes(64 * 1024));
       await once(socket, 'end');
@@ -309,20 +313,12 @@ describe('presigned storage POST', () => {
   it('keeps a partial upload private while it arrives and leaves no file when the client goes away', async () => {
     const data = await grant(t.url, alpha, 'store-partial');
     const boundary = 'partialboundary';
-    const head = Object.entries(data.uploadData.fields)
-      .map(
-        ([name, value]) =>
-          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-      )
-      .join('');
     const req = request(data.uploadData.url, {
       method: 'POST',
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
     });
     req.on('error', () => {});
-    req.write(
-      `${head}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.wav"\r\n\r\n`,
-    );
+    req.write(multipartHead(data, boundary, 'cut.wav'));
     req.write(randomBytes(256 * 1024));
     await expect.poll(partials).toHaveLength(1);
     const [partial] = await partials();
