@@ -9,6 +9,7 @@ import {
   type Grant,
   grant,
   login,
+  presignedForm,
   presignedPost,
   startBody,
   startTestService,
@@ -35,10 +36,10 @@ afterAll(() => t.close());
 
 /** A presigned POST through `agent` (node:http), answering what the connection tests look at. */
 async function rawPost(agent: Agent, data: Grant, name: string, bytes: Uint8Array) {
-  const form = new FormData();
-  for (const [field, value] of Object.entries(data.uploadData.fields)) form.append(field, value);
-  form.append('file', new Blob([new Uint8Array(bytes)]), name);
-  const encoded = new Request(data.uploadData.url, { method: 'POST', body: form });
+  const encoded = new Request(data.uploadData.url, {
+    method: 'POST',
+    body: presignedForm(data, name, bytes),
+  });
   const body = Buffer.from(await encoded.arrayBuffer());
   const req = request(data.uploadData.url, {
     agent,

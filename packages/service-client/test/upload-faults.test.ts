@@ -118,6 +118,11 @@ async function run(transactionId: string, decide: (request: ProxiedRequest) => F
   }
 }
 
+const fileEvents = (events: TranscribeProgress[], name: string) =>
+  events.filter(
+    (event): event is Extract<TranscribeProgress, { step: 'file' }> =>
+      event.step === 'file' && event.file === name,
+  );
 const retries = (events: TranscribeProgress[]) =>
   events.filter((event): event is Extract<TranscribeProgress, { step: 'retry' }> => event.step === 'retry');
 
@@ -136,10 +141,7 @@ describe('uploads through injected faults, against the reference service', () =>
       expect.objectContaining({ of: 'file', file: 'consultation.wav', attempt: 1, reason: 'network error' }),
     ]);
     // Progress of the first attempt got past the reset point before it failed; the second ran to the end.
-    const disk = events.filter(
-      (event): event is Extract<TranscribeProgress, { step: 'file' }> =>
-        event.step === 'file' && event.file === 'consultation.wav',
-    );
+    const disk = fileEvents(events, 'consultation.wav');
     expect(disk.filter((event) => event.attempt === 1).every((event) => !event.done)).toBe(true);
     expect(disk.at(-1)).toMatchObject({ attempt: 2, bytesSent: 3 * MIB, totalBytes: 3 * MIB, done: true });
     await expectStartedOnceAndStoredOnce(from, 'fault-reset', ['consultation.wav', 'follow-up.m4a']);
@@ -235,10 +237,7 @@ describe('uploads through injected faults, against the reference service', () =>
     expect(
       events.filter((event) => event.step === 'grant').map((event) => (event as { reason: string }).reason),
     ).toEqual(['first', 'policy-refused']);
-    const disk = events.filter(
-      (event): event is Extract<TranscribeProgress, { step: 'file' }> =>
-        event.step === 'file' && event.file === 'consultation.wav',
-    );
+    const disk = fileEvents(events, 'consultation.wav');
     expect(disk.at(-1)).toMatchObject({ attempt: 6, bytesSent: 3 * MIB, done: true });
     await expectStartedOnceAndStoredOnce(from, 'fault-late-403', ['consultation.wav', 'follow-up.m4a']);
   });

@@ -86,17 +86,30 @@ export async function grant(url: string, tokens: Tokens, txnId: string): Promise
   return (await response.json()) as Grant;
 }
 
-/** A browser-style presigned POST: every granted field (or `fields`), then the file last. */
+/** A presigned POST's form: every granted field (or `fields`), then the file last. */
+export function presignedForm(
+  grantData: Grant,
+  name: string,
+  bytes: Uint8Array,
+  fields: Record<string, string> = grantData.uploadData.fields,
+): FormData {
+  const form = new FormData();
+  for (const [field, value] of Object.entries(fields)) form.append(field, value);
+  form.append('file', new Blob([new Uint8Array(bytes)]), name);
+  return form;
+}
+
+/** A browser-style presigned POST of {@link presignedForm}. */
 export function presignedPost(
   grantData: Grant,
   name: string,
   bytes: Uint8Array,
   fields: Record<string, string> = grantData.uploadData.fields,
 ): Promise<Response> {
-  const form = new FormData();
-  for (const [field, value] of Object.entries(fields)) form.append(field, value);
-  form.append('file', new Blob([new Uint8Array(bytes)]), name);
-  return fetch(grantData.uploadData.url, { method: 'POST', body: form });
+  return fetch(grantData.uploadData.url, {
+    method: 'POST',
+    body: presignedForm(grantData, name, bytes, fields),
+  });
 }
 
 export const startBody = (grantData: Grant, files: string[], extra: Record<string, unknown> = {}) => ({
