@@ -10,7 +10,8 @@ export const DEFERRED_HEADER = 'x-jwe-transport-deferred';
 /** What one call's body was before it was sealed: every attempt is sealed afresh from it. */
 export interface Plaintext {
   body: SealableBody;
-  headers: Headers;
+  /** The caller's content type: an attempt's own headers carry the envelope's. */
+  contentType: string | null;
   /** Sealed as a stream: each attempt is sealed inside ky's fetch call, from `body`. */
   deferred?: { progress: UploadProgressListener | undefined };
 }
@@ -40,8 +41,7 @@ export function attemptHeaders(attempt: Request, plaintext: Plaintext): Headers 
   const headers = new Headers(attempt.headers);
   headers.delete('x-encryption');
   headers.delete(DEFERRED_HEADER);
-  const type = plaintext.headers.get('content-type');
-  if (type === null) headers.delete('content-type');
-  else headers.set('content-type', type);
+  if (plaintext.contentType === null) headers.delete('content-type');
+  else headers.set('content-type', plaintext.contentType);
   return headers;
 }

@@ -253,7 +253,7 @@ export function jwe(options: JweOptions): JweKyOptions {
         const plain = new Request(request, { body: claimed });
         return planned(plain, false, call);
       }
-      remember(kyOptions, { body: claimed, headers: new Headers(request.headers) });
+      remember(kyOptions, { body: claimed, contentType: request.headers.get('content-type') });
       // The body is already the envelope: only the headers change, and a Request's headers may.
       request.headers.set('x-encryption', 'JWE');
       planned(request, true, call);
@@ -277,9 +277,9 @@ export function jwe(options: JweOptions): JweKyOptions {
       // it makes (the attempt is sealed again when sent): it reports to a silent listener.
       const progress = { onProgress: canStream && onProgress ? () => {} : onProgress };
       if (earlier === undefined) {
-        plaintext = { body: await bodyToSeal(view), headers: new Headers(request.headers) };
+        plaintext = { body: await bodyToSeal(view), contentType: request.headers.get('content-type') };
         remember(kyOptions, plaintext);
-        sealed = await client.seal(plaintext.body, plaintext.headers, progress);
+        sealed = await client.seal(plaintext.body, request.headers, progress);
       } else {
         plaintext = earlier;
         retireBody(request);
