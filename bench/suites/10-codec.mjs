@@ -23,7 +23,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import * as jose from 'jose';
 import * as codec from '../../packages/codec/dist/index.node.js';
-import { formatMiB, formatOps, formatRatio, measure, report } from './lib.mjs';
+import { formatMiB, formatOps, formatRatio, measure, median, report } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const SHARED = 'k3y-0f-16-bytes!';
@@ -79,7 +79,6 @@ const msFor = (c) => (quick ? 600 : c.ms);
 // Rounds must stay long enough to hold several of the slowest calls (jose at 16 MiB: a few per second).
 const roundsFor = (size) => (size >= 16 * MiB ? 3 : size >= MiB ? 5 : 7);
 
-const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 /** The range of per-round ratios, so a reader can see how much the rounds agreed. */
 const spread = (ratios) => `${formatRatio(Math.min(...ratios))}–${formatRatio(Math.max(...ratios))}`;
 

@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { formatMBps, formatMiB, formatRatio, formatSeconds, report } from './lib.mjs';
+import { formatMBps, formatMiB, formatRatio, formatSeconds, median, report } from './lib.mjs';
 
 const SHARED = 'bench-shared-k16';
 const KEY = Buffer.from(SHARED + SHARED);
@@ -298,7 +298,6 @@ async function cpuOf(fn) {
 }
 
 const GUARD_ROUNDS = Number(process.env.BENCH_GUARD_ROUNDS ?? 3);
-const medianOf = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Interleaved rounds of ours and the floor for one direction; the order alternates each round. */
 async function guard(kind, input, output) {
@@ -318,10 +317,10 @@ async function guard(kind, input, output) {
   }
   const ratios = rounds.map((p) => p.ours.cpu / p.floor.cpu);
   return {
-    ratio: medianOf(ratios),
+    ratio: median(ratios),
     ratios,
-    ours: medianOf(rounds.map((p) => p.ours.cpu)),
-    floor: medianOf(rounds.map((p) => p.floor.cpu)),
+    ours: median(rounds.map((p) => p.ours.cpu)),
+    floor: median(rounds.map((p) => p.floor.cpu)),
   };
 }
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as codec from '../../packages/codec/dist/index.node.js';
-import { formatRatio, formatSeconds, report } from './lib.mjs';
+import { formatRatio, formatSeconds, median, report } from './lib.mjs';
 
 const require = createRequire(new URL('../../packages/inspector/package.json', import.meta.url));
 const { chromium } = require('playwright-core');
@@ -20,7 +20,6 @@ const BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.
 const KEY = 'k3y-0f-16-bytes!';
 const ENTRIES = 500;
 const RUNS = Number(process.env.BENCH_INSPECTOR_RUNS ?? 3);
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function makeHar(path) {
   const entries = [];

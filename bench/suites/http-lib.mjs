@@ -5,7 +5,7 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import { formatOps } from './lib.mjs';
+import { formatOps, median, pairedRatio } from './lib.mjs';
 
 export const KEY = 'bench-servers-16';
 export const KID = 'bench';
@@ -105,8 +105,6 @@ function load(autocannon, url, body, headers, duration = SECONDS, connections = 
   });
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 async function ask(server, message) {
   server.send(message);
   const [answer] = await once(server, 'message');
@@ -195,8 +193,8 @@ export async function compareRoutes(
         cpu: median(rounds.map((r) => r.cpuPerRequest)),
       };
     }
-    // The target reads the median of the per-round ratios: each pair of rounds ran back to back.
-    const paired = (a, b) => median(timed[a].map((r, i) => r.cpuPerRequest / timed[b][i].cpuPerRequest));
+    const cpuOf = (name) => timed[name].map((r) => r.cpuPerRequest);
+    const paired = (a, b) => pairedRatio(cpuOf(a), cpuOf(b));
     result.cpuRatio = paired('ours', 'byHand');
     if (floor) {
       result.floorRatio = paired('ours', 'floor');

@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { median, pairedRatio } from './lib.mjs';
 
 export const SHARED_KEY = 'k3y-0f-16-bytes!';
 export const PAYLOAD = { aadhaar_number: '123412341234', note: 'x'.repeat(980) };
@@ -84,8 +85,6 @@ export async function burst(call, server, { concurrency = 24, requests = 3000, m
   return { rate: done / seconds, cpu: (cpu.user + cpu.system) / done, serverCpu: serverCpu / done };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 /**
  * Alternating rounds of several clients, in the order given, after a warm-up of each. Returns, per
  * client name, the medians of requests/s (`rate`), client CPU (`cpu`) and server CPU (`serverCpu`)
@@ -110,12 +109,8 @@ export async function alternate(server, calls, { rounds = 5, limits } = {}) {
   return Object.fromEntries(names.map((name) => [name, medians(name)]));
 }
 
-/**
- * The median of the per-round CPU ratios of two clients measured in the same rounds: each pair
- * ran back to back, so a change in the machine's load between rounds cancels out of it.
- */
-export const pairedCpuRatio = (ours, reference) =>
-  median(ours.rounds.map((cpu, i) => cpu / reference.rounds[i]));
+/** The paired CPU ratio (see `pairedRatio`) of two clients measured in the same rounds. */
+const pairedCpuRatio = (ours, reference) => pairedRatio(ours.rounds, reference.rounds);
 
 const perSecondAndCpu = ({ rate, cpu }) =>
   `${Math.round(rate).toLocaleString('en-US')} req/s, ${Math.round(cpu)} µs CPU/req`;

@@ -26,7 +26,14 @@ export async function opsPerSecond(fn, ms = 1500) {
   return (await measure(fn, ms)).wall;
 }
 
-const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+/** The middle value of `xs` (the upper one of an even count). */
+export const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+
+/**
+ * The median of the per-round ratios `ours[i] / reference[i]`: each pair of rounds ran back to
+ * back, so a change in the machine's load between rounds cancels out of it.
+ */
+export const pairedRatio = (ours, reference) => median(ours.map((value, round) => value / reference[round]));
 
 /**
  * Interleaves two measurements in rounds so that machine noise hits both alike. Returns the

@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatSeconds } from './lib.mjs';
+import { formatSeconds, median, pairedRatio } from './lib.mjs';
 
 export const PROGRESS_KEY = 'k3y-0f-16-bytes!';
 const MiB = 2 ** 20;
@@ -43,8 +43,6 @@ async function startSink() {
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
 
-const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
-
 /**
  * `upload(url, file, onProgress | undefined)` sends one sealed upload of `file` (a Blob read from
  * disk); returns the rows of both measurements.
@@ -73,7 +71,7 @@ export async function progressRows(label, upload) {
     }
     const on = median(cpu.on);
     const off = median(cpu.off);
-    const ratio = median(cpu.on.map((seconds, round) => seconds / cpu.off[round]));
+    const ratio = pairedRatio(cpu.on, cpu.off);
     return [
       {
         case: `${label}: sealed 64 MiB upload from disk, progress on vs off (client CPU)`,
