@@ -57,7 +57,8 @@ export function markDecryptedHeaders<T extends HeaderEditor>(headers: T, info: D
 }
 
 function nativeClone(this: Response): Response {
-  const copy = Response.prototype.clone.call(this);
+  // The clone of the class that built this response, whatever the global `Response` is now.
+  const copy = (Object.getPrototypeOf(this) as Response).clone.call(this);
   return register(copy, decrypted.get(this)!, this.url, this.redirected);
 }
 
@@ -71,6 +72,20 @@ function register(response: Response, info: DecryptionInfo, url: string, redirec
 }
 
 /**
+ * A Response of the process's `Response` class carrying `body`, with `source`'s status and
+ * `headers`. The init is a plain object with headers of its own: an implementation that keeps the
+ * init's headers (the global `Response` of @hono/node-server 1.x does) would otherwise hand back
+ * a fetch response's immutable ones.
+ */
+export function responseWith(body: Uint8Array, source: Response, headers: Headers): Response {
+  return new Response(body as Uint8Array<ArrayBuffer>, {
+    status: source.status,
+    statusText: source.statusText,
+    headers,
+  });
+}
+
+/**
  * A genuine Response carrying `plaintext`, with the envelope response's status and headers; `url`
  * is the envelope's, or the request's where the fetch that answered left it empty.
  */
@@ -80,7 +95,6 @@ export function decryptedResponse(
   url: string,
   info: DecryptionInfo,
 ): Response {
-  const response = new Response(plaintext as Uint8Array<ArrayBuffer>, envelope);
-  markDecryptedHeaders(response.headers, info);
-  return register(response, info, url, envelope.redirected);
+  const headers = markDecryptedHeaders(new Headers(envelope.headers), info);
+  return register(responseWith(plaintext, envelope, headers), info, url, envelope.redirected);
 }

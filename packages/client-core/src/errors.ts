@@ -15,7 +15,10 @@ export type JweRequestErrorCode =
 /** Why a response could not be opened. */
 export type JweResponseErrorCode =
   /** A 2xx response to an encrypted request was not an envelope (opt out with `plainResponses: 'accept'`). */
-  'ERR_JWE_RESPONSE_NOT_ENCRYPTED' | JweErrorCode;
+  | 'ERR_JWE_RESPONSE_NOT_ENCRYPTED'
+  /** The answer was read (and decrypted) but the process's `Response` class refused to build it. */
+  | 'ERR_JWE_RESPONSE_UNBUILDABLE'
+  | JweErrorCode;
 
 /**
  * A request body that cannot go out encrypted; the request was not sent. `code` is stable;

@@ -1,4 +1,5 @@
 import { createJweClient, type JweClient } from './client.js';
+import { responseWith } from './decrypted-response.js';
 import { describeTarget } from './describe.js';
 import type { JweCallOptions, JweClientOptions } from './options.js';
 import type { UploadProgressListener } from './progress.js';
@@ -84,7 +85,7 @@ export async function sendSealedStream(
   if (upload.finished || response.status < 400) return response;
   const answer = await readBody(response);
   upload.stop();
-  const copy = new Response(answer as Uint8Array<ArrayBuffer>, response);
+  const copy = responseWith(answer, response, new Headers(response.headers));
   Object.defineProperties(copy, { url: { value: response.url }, redirected: { value: response.redirected } });
   return copy;
 }

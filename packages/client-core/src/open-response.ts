@@ -7,7 +7,12 @@ import {
   type KeyResolver,
 } from '@jwe-transport/codec';
 import { traceKid, traceOpen } from '@jwe-transport/codec/diagnostics';
-import { type DecryptionInfo, decryptedResponse, markDecryptedHeaders } from './decrypted-response.js';
+import {
+  type DecryptionInfo,
+  decryptedResponse,
+  markDecryptedHeaders,
+  responseWith,
+} from './decrypted-response.js';
 import { describeArrival, describeTarget, isSuccess } from './describe.js';
 import { asEnvelope, objectMembers, strictEnvelope } from './envelope-detect.js';
 import { JweResponseError } from './errors.js';
@@ -189,10 +194,27 @@ export class ResponseOpener {
     };
     const opened = await this.#open(body, head, context);
     const url = response.url || context.url || '';
-    if (opened) return decryptedResponse(opened.plaintext, response, url, opened.info);
-    const copy = new Response(body as Uint8Array<ArrayBuffer>, response);
-    Object.defineProperties(copy, { url: { value: url }, redirected: { value: response.redirected } });
-    return copy;
+    try {
+      if (opened) return decryptedResponse(opened.plaintext, response, url, opened.info);
+      const copy = responseWith(body, response, new Headers(response.headers));
+      Object.defineProperties(copy, { url: { value: url }, redirected: { value: response.redirected } });
+      return copy;
+    } catch (error) {
+      throw this.#unbuildable(error, opened !== undefined, head, context);
+    }
+  }
+
+  /** The process's `Response` class refused the answer's status, headers or bytes. */
+  #unbuildable(error: unknown, decrypted: boolean, head: ResponseHead, context: ResponseContext) {
+    const what = error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 200) : typeof error;
+    return new JweResponseError(
+      'ERR_JWE_RESPONSE_UNBUILDABLE',
+      asResponse(head),
+      `${this.#prefix(head, context)} was ${decrypted ? 'decrypted' : 'read'}, but the Response class of this ` +
+        `process refused to build the answer from it (${what}). Something in the process replaced the ` +
+        'global Response or Headers; check which library did, and whether it has an option to leave them alone.',
+      { cause: error },
+    );
   }
 
   #prefix(head: ResponseHead, context: ResponseContext): string {
