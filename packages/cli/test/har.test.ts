@@ -159,6 +159,50 @@ describe('decrypt: HAR files with plain and encrypted entries', () => {
     expect(JSON.parse(result.stdout).bodies[3].payload.value).toEqual({ secret: 'not yours' });
   });
 
+  it('says, in text and in --json, when a kid named another key than the one that opened the body', async () => {
+    const keyFile = tmp.path('rotation.txt');
+    await writeFile(keyFile, `old=${OTHER_KEY}\nnew=${KEY}\n`);
+    const [misnamed] = await jwcryptoEncrypt(KEY, utf8('{"a":1}'), { kid: 'old' });
+    const [named] = await jwcryptoEncrypt(KEY, utf8('{"a":2}'), { kid: 'new' });
+    const rotated = tmp.path('rotation.har');
+    await writeFile(
+      rotated,
+      JSON.stringify({
+        log: {
+          version: '1.2',
+          entries: [
+            entry('POST', '/misnamed', { headers: jwe, body: JSON.stringify(misnamed) }, { status: 204 }),
+            entry('POST', '/named', { headers: jwe, body: JSON.stringify(named) }, { status: 204 }),
+          ],
+        },
+      }),
+    );
+    const warning =
+      'The envelope names kid "old" but authenticated with the key listed as "new": ' +
+      'the sender sealed it with another key than the one its kid names.';
+
+    const text = await runCli(['decrypt', rotated, '--key-file', keyFile]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(
+      'HAR: 2 entries, 2 encrypted bodies, 0 failed, 1 opened with another key than their kid names',
+    );
+    const [first, second] = text.stdout.split(`#2 POST ${BASE}/named`);
+    expect(first).toContain(`#1 POST ${BASE}/misnamed -> 204 (request) kid "old"\nwarning: ${warning}`);
+    expect(second).not.toContain('warning');
+
+    const json = await runCli(['decrypt', rotated, '--key-file', keyFile, '--json']);
+    expect(json.code).toBe(0);
+    const [misnamedBody, namedBody] = JSON.parse(json.stdout).bodies;
+    expect(misnamedBody).toMatchObject({ ok: true, kid: 'old', keyKid: 'new', kidMismatch: true, warning });
+    expect(namedBody).toMatchObject({
+      ok: true,
+      kid: 'new',
+      keyKid: 'new',
+      kidMismatch: false,
+      warning: null,
+    });
+  });
+
   it('says so, exit 2, when a HAR file has nothing encrypted', async () => {
     const plain = tmp.path('plain.har');
     await writeFile(

@@ -1,6 +1,7 @@
 import { decryptDetailed, type HeaderSource, isJweError, TAG_BYTES } from '@jwe-transport/codec';
 import { InspectError } from './errors.js';
 import { type KeyEntry, type KeySet, keysToTry } from './keys.js';
+import { kidNamesOtherKey } from './kid-mismatch.js';
 
 export interface DecryptedEnvelope {
   plaintext: Uint8Array;
@@ -69,7 +70,7 @@ export async function decryptWithKeys(
         kid: result.kid,
         keyKid: used.kid,
         headerSource: result.headerSource,
-        kidMismatch: result.kid !== undefined && used.kid !== undefined && used.kid !== result.kid,
+        kidMismatch: kidNamesOtherKey({ kid: result.kid, keyKid: used.kid }),
       };
     } catch (error) {
       if (!isJweError(error) || error.code !== 'ERR_JWE_DECRYPTION_FAILED') throw error;

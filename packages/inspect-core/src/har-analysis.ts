@@ -3,6 +3,7 @@ import { diagnose } from './diagnose.js';
 import { headerSourceNote } from './format.js';
 import { type HarEntryView, readHarEntry } from './har.js';
 import type { KeySet } from './keys.js';
+import { decryptedLabel, kidMismatchWarning } from './kid-mismatch.js';
 import { readLooseEnvelope } from './loose-envelope.js';
 import { classifyPlaintext, type Payload } from './payload.js';
 
@@ -17,6 +18,8 @@ export type BodyOutcome =
       kid: string | null;
       keyKid: string | null;
       kidMismatch: boolean;
+      /** Set when the kid named another key than the one that opened it (see `kidMismatchWarning`). */
+      warning: string | null;
       note: string | null;
       payload: Payload;
     }
@@ -63,6 +66,7 @@ async function outcomeOf(
       kid: result.kid ?? null,
       keyKid: result.keyKid ?? null,
       kidMismatch: result.kidMismatch,
+      warning: kidMismatchWarning(result),
       note: headerSourceNote(result.headerSource) ?? null,
       payload: await classifyPlaintext(result.plaintext),
     };
@@ -135,7 +139,7 @@ export async function analyzeHar(
 export function outcomeLabel(outcome: BodyOutcome): string {
   switch (outcome.kind) {
     case 'decrypted':
-      return outcome.kid === null ? 'decrypted' : `decrypted with kid "${outcome.kid}"`;
+      return decryptedLabel(outcome);
     case 'failed':
       return `failed: ${outcome.code}`;
     case 'encrypted':

@@ -53,6 +53,12 @@ export {
 } from './http-message.js';
 export { type Inspection, inspectEnvelope } from './inspect.js';
 export { type KeyEntry, type KeySet, keyFingerprint, keysToTry, parseKeyText } from './keys.js';
+export {
+  decryptedLabel,
+  kidMismatchWarning,
+  kidNamesOtherKey,
+  type OpenedKids,
+} from './kid-mismatch.js';
 export { type LooseEnvelope, readLooseEnvelope } from './loose-envelope.js';
 export { maskIdentifiers, maskValue } from './mask.js';
 export { isPrintableText, type MediaInfo, sniffMediaType } from './media-type.js';

@@ -14,6 +14,7 @@ import {
   InspectError,
   inspectEnvelope,
   keyFingerprint,
+  outcomeLabel,
   parseKeyText,
   redactedHar,
 } from '../src/index.js';
@@ -159,6 +160,41 @@ describe('HAR analysis and exports', () => {
       expect(redacted).not.toContain(secret);
     expect(redacted).toContain('https://api.test/a');
     expect(har.log.entries[0]!.request.headers[0]!.value).toBe('Bearer secret-token');
+  });
+});
+
+describe('HAR analysis of a kid that names another key than the one that opens it', () => {
+  it('marks the outcome, labels it with both kids and carries the warning', async () => {
+    const misnamed = JSON.stringify(await encryptJson({ a: 1 }, DOC_KEY, { kid: 'old' }));
+    const named = JSON.stringify(await encryptJson({ a: 2 }, DOC_KEY, { kid: 'new' }));
+    const entry = (url: string, body: string) => ({
+      request: {
+        method: 'POST',
+        url,
+        headers: [{ name: 'X-Encryption', value: 'JWE' }],
+        postData: { text: body },
+      },
+      response: { status: 200, headers: [], content: { text: '' } },
+    });
+    const har = {
+      log: { entries: [entry('https://api.test/a', misnamed), entry('https://api.test/b', named)] },
+    };
+    const analysis = await analyzeHar(har, parseKeyText(`old=${OTHER_KEY}\nnew=${DOC_KEY}`, 'k'));
+    const [wrong, right] = analysis.rows.map((row) => row.request);
+    expect(wrong).toMatchObject({ kind: 'decrypted', kid: 'old', keyKid: 'new', kidMismatch: true });
+    expect(wrong?.kind === 'decrypted' && wrong.warning).toBe(
+      'The envelope names kid "old" but authenticated with the key listed as "new": ' +
+        'the sender sealed it with another key than the one its kid names.',
+    );
+    expect(outcomeLabel(wrong!)).toBe('decrypted with the key listed as "new", not kid "old"');
+    expect(right).toMatchObject({
+      kind: 'decrypted',
+      kid: 'new',
+      keyKid: 'new',
+      kidMismatch: false,
+      warning: null,
+    });
+    expect(outcomeLabel(right!)).toBe('decrypted with kid "new"');
   });
 });
 

@@ -1,3 +1,4 @@
+import { decryptedLabel } from '@jwe-transport/inspect-core';
 import { h } from './dom.js';
 import type { OutcomeSummary, RowSummary } from './protocol.js';
 
@@ -17,12 +18,11 @@ export function outcomeText(outcome: OutcomeSummary): string {
     case 'encrypted':
       return 'encrypted (no key given)';
     case 'decrypted': {
-      const kid = outcome.kid === null ? '' : ` with kid "${outcome.kid}"`;
       const content =
         outcome.content.type === 'file' || outcome.content.type === 'binary'
           ? `, ${outcome.content.type} ${outcome.content.mediaType ?? ''} ${outcome.content.size} bytes`
           : '';
-      return `decrypted${kid}${content}`;
+      return `${decryptedLabel(outcome)}${content}`;
     }
     case 'failed':
       return `failed: ${outcome.reason}`;
@@ -55,6 +55,16 @@ export function filterRows(rows: RowSummary[], filters: HarFilters): RowSummary[
 }
 
 function outcomeCell(outcome: OutcomeSummary, show: (text: string) => string): HTMLTableCellElement {
+  if (outcome.kind === 'decrypted' && outcome.warning !== null) {
+    // Opened, but under another key than its kid names: shown as a warning, with the reason.
+    return h(
+      'td',
+      { class: 'warn', 'data-outcome': outcome.kind, title: show(outcome.warning) },
+      show(outcomeText(outcome)),
+      h('br'),
+      h('span', { class: 'kid-warning' }, show(outcome.warning)),
+    );
+  }
   const className = outcome.kind === 'decrypted' ? 'ok' : outcome.kind === 'failed' ? 'bad' : '';
   return h('td', { class: className, 'data-outcome': outcome.kind }, show(outcomeText(outcome)));
 }

@@ -78,3 +78,25 @@ export async function makeHar(wav: Uint8Array) {
     },
   };
 }
+
+/** Two sealed requests under HAR_KEY: one whose kid names another key ("k-old"), one named right ("k1"). */
+export async function makeMisnamedHar() {
+  const misnamed = await encryptJson({ txn_id: 'txn-misnamed' }, HAR_KEY, { kid: 'k-old' });
+  const named = await encryptJson({ txn_id: 'txn-named' }, HAR_KEY, { kid: 'k1' });
+  const base = 'https://api.example.test';
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'test', version: '1' },
+      entries: [
+        harEntry(
+          'POST',
+          `${base}/v1/misnamed`,
+          { headers: JWE, body: JSON.stringify(misnamed) },
+          { status: 204 },
+        ),
+        harEntry('POST', `${base}/v1/named`, { headers: JWE, body: JSON.stringify(named) }, { status: 204 }),
+      ],
+    },
+  };
+}

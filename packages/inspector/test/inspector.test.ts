@@ -12,7 +12,7 @@ import {
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Inspector, networkRequests, openInspector, SCREENSHOTS } from './chromium.js';
-import { HAR_KEY, makeHar, makeWav } from './fixtures.js';
+import { HAR_KEY, makeHar, makeMisnamedHar, makeWav, OTHER_KEY } from './fixtures.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const require = createRequire(import.meta.url);
@@ -207,6 +207,33 @@ describe('the inspector page in headless Chromium, from file://', () => {
     await page.locator('#status', { hasText: 'Keys forgotten' }).waitFor();
     expect(await shown(page.locator('#key-list'))).toContain('No keys in memory.');
     expect(await page.locator('#result').isHidden()).toBe(true);
+  });
+
+  it('warns in the HAR table and the entry when a kid named another key than the one that opened it', async () => {
+    const harPath = join(tmp, 'rotation.har');
+    await writeFile(harPath, JSON.stringify(await makeMisnamedHar()));
+    await page.getByLabel('Keys', { exact: true }).fill(`k-old=${OTHER_KEY}\nk1=${HAR_KEY}`);
+    await page.getByLabel('Open file').setInputFiles(harPath);
+    await page.locator('#har-table[data-complete="true"]').waitFor();
+    const cell = (entry: number) =>
+      page.locator(`#har-table tr[data-entry="${entry}"] td[data-outcome="decrypted"]`);
+    const misnamed = await shown(cell(1));
+    expect(misnamed).toContain('decrypted with the key listed as "k1", not kid "k-old"');
+    expect(misnamed).toContain(
+      'The envelope names kid "k-old" but authenticated with the key listed as "k1": the sender sealed it with another key than the one its kid names.',
+    );
+    expect(await cell(1).getAttribute('class')).toBe('warn');
+    expect(await shown(cell(2))).toBe('decrypted with kid "k1"');
+    expect(await cell(2).getAttribute('class')).toBe('ok');
+    await screenshot('06-har-kid-warning');
+
+    await page.getByRole('button', { name: /Open entry 1/ }).click();
+    await page.locator('#entry-heading', { hasText: 'Entry 1' }).waitFor();
+    const detail = await shown(page.locator('.entry-detail'));
+    expect(detail).toContain('decrypted with the key listed as "k1", not kid "k-old"');
+    expect(detail).toContain('not the key for kid "k-old"');
+    await page.getByRole('button', { name: 'Forget keys' }).click();
+    await page.locator('#status', { hasText: 'Keys forgotten' }).waitFor();
   });
 
   it('checks a webhook signature and its clock skew', async () => {

@@ -4,6 +4,7 @@ import {
   classifyPlaintext,
   describePayload,
   type HarBody,
+  kidMismatchWarning,
   type Payload,
   scanHar,
 } from '@jwe-transport/inspect-core';
@@ -23,6 +24,9 @@ type BodyResult =
       ok: true;
       payload: Payload;
       kid: string | undefined;
+      keyKid: string | undefined;
+      /** Set when the kid named another key than the one that opened the body. */
+      warning: string | null;
       note: string | undefined;
       writtenTo?: string;
     }
@@ -55,6 +59,8 @@ async function decryptBody(ctx: CommandContext, body: HarBody, keys: KeySet): Pr
       ok: true,
       payload: await classifyPlaintext(decrypted.plaintext),
       kid: decrypted.kid,
+      keyKid: decrypted.keyKid,
+      warning: kidMismatchWarning(decrypted),
       note: headerSourceNote(decrypted.headerSource),
     };
     await saveFile(ctx, result);
@@ -97,14 +103,23 @@ export async function decryptHar(ctx: CommandContext, document: Record<string, u
         status: result.body.status ?? null,
         marked: result.body.marked,
         ...(result.ok
-          ? { ok: true, kid: result.kid ?? null, payload: describePayload(result.payload, result.writtenTo) }
+          ? {
+              ok: true,
+              kid: result.kid ?? null,
+              keyKid: result.keyKid ?? null,
+              kidMismatch: result.warning !== null,
+              warning: result.warning,
+              payload: describePayload(result.payload, result.writtenTo),
+            }
           : { ok: false, error: { code: result.error.code, message: result.error.message } }),
       })),
     });
     return exitCodeOf(results);
   }
   const { style } = ctx;
-  let text = `HAR: ${scan.entries} entries, ${scan.bodies.length} encrypted bodies, ${failed} failed\n`;
+  const mismatched = results.filter((result) => result.ok && result.warning !== null).length;
+  const warned = mismatched === 0 ? '' : `, ${mismatched} opened with another key than their kid names`;
+  let text = `HAR: ${scan.entries} entries, ${scan.bodies.length} encrypted bodies, ${failed} failed${warned}\n`;
   for (const result of results) {
     text += `\n${style.bold(title(result.body))}`;
     if (!result.ok) {
@@ -112,6 +127,7 @@ export async function decryptHar(ctx: CommandContext, document: Record<string, u
       continue;
     }
     text += result.kid === undefined ? '\n' : style.dim(` kid "${result.kid}"\n`);
+    if (result.warning) text += `${style.yellow(`warning: ${result.warning}`)}\n`;
     if (result.note) text += `${style.dim(`note: ${result.note}`)}\n`;
     if (result.writtenTo) text += `${style.dim(`saved to ${result.writtenTo}`)}\n`;
     text += renderPayload(result.payload, style, ctx.values.out === undefined);
