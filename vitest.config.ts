@@ -16,6 +16,7 @@ export default defineConfig({
       'test-vectors/*.test.ts',
       'runtime-tests/**/*.test.ts',
       'docs/recipes/*.test.ts',
+      'scripts/*.test.ts',
     ],
     exclude: [
       '**/node_modules/**',
