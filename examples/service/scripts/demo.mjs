@@ -54,6 +54,12 @@ const showJson = (value) =>
     2,
   ).replace(/\n/g, '\n    ');
 
+/** Envelopes go out whole, so that each can be copied into `jwe-transport decrypt` with the demo key. */
+const showWire = (value) =>
+  typeof value?.ciphertext === 'string'
+    ? JSON.stringify(value, null, 2).replace(/\n/g, '\n    ')
+    : showJson(value);
+
 function section(title) {
   console.log(`\n=== ${title} ${'='.repeat(Math.max(0, 70 - title.length))}`);
 }
@@ -122,11 +128,11 @@ async function wireFetch(input, init) {
     : await request.clone().text();
   console.log(`--> ${request.method} ${new URL(request.url).pathname}${new URL(request.url).search}`);
   console.log(`    X-Encryption: ${request.headers.get('x-encryption') ?? '(none)'}`);
-  console.log(`    body on the wire: ${sent.startsWith('{') ? showJson(JSON.parse(sent)) : sent}`);
+  console.log(`    body on the wire: ${sent.startsWith('{') ? showWire(JSON.parse(sent)) : sent}`);
   const response = await fetch(request);
   const received = await response.clone().text();
   console.log(`<-- ${response.status} X-Encryption: ${response.headers.get('x-encryption') ?? '(none)'}`);
-  console.log(`    body on the wire: ${showJson(JSON.parse(received))}`);
+  console.log(`    body on the wire: ${showWire(JSON.parse(received))}`);
   // The service's access-log line for this request, here rather than in a later section.
   const { pathname } = new URL(request.url);
   await showServiceLinesUntil((line) => line.startsWith(`${request.method} ${pathname} `));
@@ -136,6 +142,8 @@ async function wireFetch(input, init) {
 const docsDir = await mkdtemp(join(tmpdir(), 'jwe-transport-demo-'));
 section('Starting the reference service');
 const { child, url } = await startService(docsDir);
+console.log(`Demo key (kid "${KID}"), made for this run: ${SHARED_KEY}`);
+console.log(`Open any envelope below with: JWE_KEY='${SHARED_KEY}' pnpm jwe-transport decrypt envelope.json`);
 try {
   const headers = { authorization: `Bearer ${TOKEN}` };
   // jwe() supplies ky's fetch option, so the wire-printing fetch goes to jwe().
@@ -146,20 +154,20 @@ try {
   });
   const plain = ky.create({ prefixUrl: url, headers, fetch: wireFetch });
 
-  section('1. Encrypted registration initiation (spec 4.2)');
+  section('1. Encrypted registration initiation (docs/wire-format.md, "X-Encryption: JWE")');
   const registration = await encrypted
     .post('abdm/na/v1/registration/aadhaar/init', { json: { aadhaar_number: '123412341234' } })
     .json();
   console.log(`decrypted answer: ${showJson(registration)}`);
 
-  section('2. Encrypted document upload (spec 4.3)');
-  const pdf = new Blob([Buffer.concat([Buffer.from('%PDF-1.4\n% demo document\n'), randomBytes(2048)])]);
+  section('2. Encrypted document upload (docs/wire-format.md, "Encrypted file uploads")');
+  const pdf = new Blob([Buffer.concat([Buffer.from('%PDF-1.4\n% demo document\n'), randomBytes(256)])]);
   const form = new FormData();
   form.append('file', pdf, 'prescription.pdf');
   const encryptedUpload = await encrypted.post('mr/api/v2/docs?task=smart', { body: form }).json();
   console.log(`decrypted answer: ${showJson(encryptedUpload)}`);
 
-  section('3. Plain multipart document upload (spec 4.3)');
+  section('3. Plain multipart document upload (docs/wire-format.md, "Plain multipart uploads")');
   const plainForm = new FormData();
   plainForm.append('file', new Blob([Buffer.from('RIFF\0\0\0\0WAVEfmt demo audio')]), 'dictation.wav');
   const plainUpload = await plain.post('mr/api/v2/docs?task=pii', { body: plainForm }).json();
