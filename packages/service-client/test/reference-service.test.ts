@@ -1,10 +1,11 @@
-// The package against the repository's reference service (examples/service), which serves the
+// The package against the repository's reference service (packages/reference-service), which serves the
 // documented paths: credentials to decoded documents, with the signed webhook in between.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createJweFetch } from '@jwe-transport/ky-plugin';
+import { type RunningService, startService } from '@jwe-transport/reference-service';
 import {
   createServiceClient,
   type FetchLike,
@@ -16,7 +17,6 @@ import { webhookReceiver } from '@jwe-transport/service-client/express';
 import { audioFileFromPath } from '@jwe-transport/service-client/node';
 import express from 'express';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type RunningService, startService } from '../../../examples/service/src/index.js';
 
 const CLIENT_ID = 'reference-client';
 const CLIENT_SECRET = 'reference-client-secret-01';
