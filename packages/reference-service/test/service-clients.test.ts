@@ -163,7 +163,9 @@ describe('the automation example (non_vaded_flow.py, Python requests)', () => {
       });
       const notes = String(lines[6]!.text);
       expect(notes).toContain('model: pro');
-      for (const [name, bytes] of Object.entries(files)) expect(notes).toContain(sha256(bytes));
+      for (const [name, bytes] of Object.entries(files))
+        expect(notes).toContain(`| ${name} | ${bytes.length} | `);
+      for (const bytes of Object.values(files)) expect(notes).toContain(sha256(bytes));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
