@@ -306,6 +306,17 @@ describe('conformance with the published API reference', () => {
         });
         expect(response.status).toBe(204);
       });
+      await check('403 AccessDenied (XML) once the policy expired (about an hour)', async () => {
+        const expiring = await grantFor(tokens, 'storage-expired');
+        t.clock.now += 3_601_000;
+        try {
+          const response = await presignedPost(expiring, 'late.wav', randomBytes(10));
+          expect(response.status).toBe(403);
+          expect(await response.text()).toMatch(/<Code>AccessDenied<\/Code>/);
+        } finally {
+          t.clock.now -= 3_601_000;
+        }
+      });
       await check('403 AccessDenied (XML) for an altered policy', async () => {
         const response = await presignedPost(grant, 'c.wav', randomBytes(10), {
           ...grant.uploadData.fields,
