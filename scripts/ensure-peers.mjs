@@ -23,7 +23,9 @@ if (!canInstall) {
   );
   process.exit(1);
 }
-console.log('Installing the peers the interop tests use: apt-get install python3-jwcrypto python3-requests jose');
+console.log(
+  'Installing the peers the interop tests use: apt-get install python3-jwcrypto python3-requests jose',
+);
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 for (const args of [
   ['update', '-qq'],
