@@ -7,7 +7,7 @@ import {
   type DocumentStore,
   newSharedKey,
   startService,
-} from '../../examples/service/src/index.js';
+} from '@jwe-transport/reference-service';
 
 /** What a client needs to reach the running reference service, and a key it must not have. */
 export interface ServiceAccess {
@@ -25,7 +25,7 @@ export interface ReferenceService extends ServiceAccess {
 }
 
 /**
- * The reference service (examples/service) on 127.0.0.1, port 0, with a fresh key and token and
+ * The reference service (@jwe-transport/reference-service) on 127.0.0.1, port 0, with a fresh key and token and
  * CORS for `corsOrigins`, configured through the environment variables its README documents.
  */
 export async function startReferenceService(corsOrigins: readonly string[] = []): Promise<ReferenceService> {

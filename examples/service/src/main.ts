@@ -1,6 +1,5 @@
 // `pnpm --dir examples/service start`: configuration from the environment (see README.md).
-import { configFromEnv } from './config.js';
-import { startService } from './server.js';
+import { configFromEnv, startService } from '@jwe-transport/reference-service';
 
 // Everything this process creates (documents, audio, partial uploads) is private to its user.
 process.umask(0o077);

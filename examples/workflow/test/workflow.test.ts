@@ -5,9 +5,9 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { signature } from '@jwe-transport/reference-service';
 import { startRedis } from '@jwe-transport/test-support/redis/server';
 import { describe, expect, it } from 'vitest';
-import { signature } from '../../service/src/index.js';
 import { startReceiverProcess, startReferenceService } from '../processes.mjs';
 import { runWorkflow } from '../workflow.mjs';
 

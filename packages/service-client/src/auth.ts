@@ -21,6 +21,7 @@ export {
   type TokenSessionOptions,
   type TokenSessionStats,
 } from './auth/session.js';
+export type { TokenHeader } from './auth/token-header.js';
 export { parseTokenAnswer, type TokenPair } from './auth/tokens.js';
 export type { FetchLike } from './http/fetch-like.js';
 export { MemoryStore, type MemoryStoreOptions } from './store/memory.js';

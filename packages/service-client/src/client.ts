@@ -1,6 +1,7 @@
 import { withBearer } from './auth/bearer-fetch.js';
 import { clientCredentialsLogin, refreshTokenExchange } from './auth/endpoints.js';
 import { createTokenSession, type TokenSession } from './auth/session.js';
+import { checkTokenHeader, type TokenHeader } from './auth/token-header.js';
 import type { ServiceContext } from './http/call.js';
 import { defaultFetch, type FetchLike, parseBaseUrl } from './http/fetch-like.js';
 import type { KeyValueStore } from './store/types.js';
@@ -53,6 +54,12 @@ export interface ServiceClientOptions {
   store?: KeyValueStore;
   /** Default retries of every step (grant, each file, start); each call may override them. */
   retry?: RetryOptions;
+  /**
+   * How the access token travels on refresh and on every API call: `'authorization'` (default)
+   * sends `Authorization: Bearer <token>`; `'auth'` sends `auth: <token>`, the form the service's
+   * API reference allows beside it and its JavaScript SDK uses.
+   */
+  tokenHeader?: TokenHeader;
 }
 
 export interface TranscribeOptions extends StartOptions {}
@@ -126,7 +133,12 @@ function sessionFor(options: ServiceClientOptions, fetchImpl: FetchLike): TokenS
   }
   return createTokenSession({
     login: clientCredentialsLogin({ baseUrl, clientId, clientSecret, fetch: fetchImpl }),
-    refresh: refreshTokenExchange({ baseUrl, fetch: fetchImpl, clientId }),
+    refresh: refreshTokenExchange({
+      baseUrl,
+      fetch: fetchImpl,
+      clientId,
+      tokenHeader: checkTokenHeader(options.tokenHeader, 'createServiceClient()'),
+    }),
     ...(options.store ? { store: options.store, storeKey: `tokens:${clientId}` } : {}),
   });
 }
@@ -151,7 +163,11 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const session = sessionFor(options, apiFetch);
   const clientId =
     typeof options.clientId === 'string' && options.clientId !== '' ? options.clientId : undefined;
-  const context: ServiceContext = { baseUrl, fetch: withBearer(apiFetch, session, { clientId }) };
+  const tokenHeader = checkTokenHeader(options.tokenHeader, 'createServiceClient()');
+  const context: ServiceContext = {
+    baseUrl,
+    fetch: withBearer(apiFetch, session, { clientId, tokenHeader }),
+  };
   const storageFetch = options.storageFetch;
   const journals = new Map<string, Journal>();
   /** The `transcribe()` call in flight per caller-chosen transaction id (each resolves, never rejects). */

@@ -1,10 +1,11 @@
-// The package against the repository's reference service (examples/service), which serves the
+// The package against the repository's reference service (packages/reference-service), which serves the
 // documented paths: credentials to decoded documents, with the signed webhook in between.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createJweFetch } from '@jwe-transport/ky-plugin';
+import { type RunningService, startService } from '@jwe-transport/reference-service';
 import {
   createServiceClient,
   type FetchLike,
@@ -16,7 +17,6 @@ import { webhookReceiver } from '@jwe-transport/service-client/express';
 import { audioFileFromPath } from '@jwe-transport/service-client/node';
 import express from 'express';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type RunningService, startService } from '../../../examples/service/src/index.js';
 
 const CLIENT_ID = 'reference-client';
 const CLIENT_SECRET = 'reference-client-secret-01';
@@ -165,4 +165,60 @@ it('works through a fetch wrapped by the JWE client: API bodies travel as envelo
   expect(start).toMatchObject({ encrypted: true, envelope: true });
   // The storage leg went through the global fetch, not the JWE one.
   expect(wire.some((entry) => entry.path.includes('storage'))).toBe(false);
+});
+
+it('sends the auth header form when asked, on refresh too, and passes additional_data and Odia to the start call', async () => {
+  const sent: { path: string; authorization: string | null; auth: string | null }[] = [];
+  const recording: FetchLike = async (input, init) => {
+    const headers = new Headers(init?.headers);
+    sent.push({
+      path: new URL(String(input instanceof Request ? input.url : input)).pathname,
+      authorization: headers.get('authorization'),
+      auth: headers.get('auth'),
+    });
+    return fetch(input, init);
+  };
+  const client = createServiceClient({
+    baseUrl: service.url,
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    fetch: recording,
+    tokenHeader: 'auth',
+  });
+  const params = {
+    transaction_id: 'reference-visit-auth',
+    output_format: {
+      input_language: ['or' as const],
+      output_template: [{ template_id: 'eka_emr_template' as const, codification_needed: false }],
+    },
+  };
+  const grant = await client.requestUploadGrant('reference-visit-auth');
+  // Every access token the service issued ends: the next call is refused, refreshed, replayed.
+  service.workflow.tokens.revokeAccessTokens();
+  const finalGrant = await client.uploadFile(grant, {
+    name: 'odia.wav',
+    data: new TextEncoder().encode('RIFF or'),
+  });
+  await client.start(finalGrant, ['odia.wav'], params, { additionalData: { visit: 'v-42', clinic: 'c-7' } });
+  const result = await client.waitForResult('reference-visit-auth', { intervalMs: 10 });
+  expect(result.result.data?.additional_data).toEqual({ visit: 'v-42', clinic: 'c-7' });
+  const emr = JSON.parse(result.decoded.documents[0]!.text!);
+  expect(emr.languages).toEqual(['or']);
+
+  expect(sent.some((call) => call.authorization !== null)).toBe(false);
+  const withToken = sent.filter((call) => call.path !== '/connect-auth/v1/account/login');
+  expect(withToken.map((call) => call.path)).toContain('/connect-auth/v1/account/refresh-token');
+  for (const call of withToken) expect(call.auth).toEqual(expect.any(String));
+  expect(client.session.stats.refreshes).toBe(1);
+});
+
+it('refuses a tokenHeader it does not know, naming the accepted ones', () => {
+  expect(() =>
+    createServiceClient({
+      baseUrl: service.url,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      tokenHeader: 'x-token' as never,
+    }),
+  ).toThrow(/tokenHeader must be "authorization" or "auth"/);
 });

@@ -48,8 +48,10 @@ describe('transcription parameters (spec 2.7)', () => {
       'transcript_template',
     ]);
     expect([...MODEL_TYPES]).toEqual(['pro', 'lite']);
-    expect(INPUT_LANGUAGES).toHaveLength(11);
+    // The spec's eleven, and Odia from the service's published list.
+    expect(INPUT_LANGUAGES).toHaveLength(12);
     expect(INPUT_LANGUAGES).toContain('pa');
+    expect(INPUT_LANGUAGES).toContain('or');
   });
 
   it('accepts valid parameters unchanged', () => {
@@ -80,7 +82,7 @@ describe('transcription parameters (spec 2.7)', () => {
     expect(error.issues).toHaveLength(4);
     expect(error.issues[0]).toBe('extra_data.model_type must be one of "pro", "lite"; got "ultra".');
     expect(error.issues[1]).toMatch(
-      /^output_format\.input_language\[1\] must be one of "en-IN", .*"pa"; got "fr"\.$/,
+      /^output_format\.input_language\[1\] must be one of "en-IN", .*"pa", "or"; got "fr"\.$/,
     );
     expect(error.issues[2]).toMatch(
       /^output_format\.output_template\[0\]\.template_id must be one of .*got "soap_template"/,

@@ -1,10 +1,11 @@
 // Uploads that survive a bad network: the service client against the real reference service
-// (examples/service) through a fault proxy on 127.0.0.1. Every case must end with the
+// (packages/reference-service) through a fault proxy on 127.0.0.1. Every case must end with the
 // transaction started exactly once and every file stored once, byte for byte.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type RunningService, startService } from '@jwe-transport/reference-service';
 import {
   type AudioFile,
   createServiceClient,
@@ -14,7 +15,6 @@ import {
 import { audioFileFromPath } from '@jwe-transport/service-client/node';
 import type { TranscriptionParams } from '@jwe-transport/service-client/transcription';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningService, startService } from '../../../examples/service/src/index.js';
 import { pause } from '../src/http/pause.js';
 import { type Fault, type ProxiedRequest, startFaultProxy } from './support/fault-proxy.js';
 

@@ -1,14 +1,14 @@
 /**
  * `@jwe-transport/testing/reference-service`: this repository's reference service as a library,
- * for end-to-end tests in other repositories. Node only. The service is bundled into this entry;
- * it listens on 127.0.0.1 only.
+ * for end-to-end tests in other repositories. Node only. It starts `@jwe-transport/reference-service`
+ * (a dependency) with generated keys, clients and tokens; it listens on 127.0.0.1 only.
  * @packageDocumentation
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ServiceConfig, startService } from '@jwe-transport/example-service/src/index.js';
+import { type ServiceConfig, startService } from '@jwe-transport/reference-service';
 
 export interface ReferenceServiceOptions {
   /** Shared keys by kid (16-character keys). Default: one random key under kid `'test'`. */

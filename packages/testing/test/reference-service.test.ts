@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { createJweFetch, wasDecrypted } from '@jwe-transport/client-core';
@@ -111,5 +112,15 @@ describe('startReferenceService', () => {
       { cwd: import.meta.dirname },
     );
     expect([esm.stdout.trim(), cjs.stdout.trim()]).toEqual(['200', '200']);
+  });
+
+  it('imports the service from @jwe-transport/reference-service instead of carrying its code', async () => {
+    for (const file of ['reference-service.js', 'reference-service.cjs']) {
+      const built = await readFile(new URL(`../dist/${file}`, import.meta.url), 'utf8');
+      expect(built).toMatch(/["']@jwe-transport\/reference-service["']/);
+      // Names that exist only inside the service: none of its code is compiled in.
+      for (const internal of ['PolicySigner', 'TokenIssuer', 'issuedTokenAuth', 'examples/service'])
+        expect(built).not.toContain(internal);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { FetchLike } from '../http/fetch-like.js';
 import type { TokenSession } from './session.js';
+import { checkTokenHeader, setAccessToken, type TokenHeader } from './token-header.js';
 
 /** Bodies that can be sent a second time as they are. */
 function replayable(body: RequestInit['body']): boolean {
@@ -12,11 +13,14 @@ export interface BearerOptions {
    * "Transcription workflow").
    */
   clientId?: string | undefined;
+  /** `'authorization'` (default): `Authorization: Bearer <token>`; `'auth'`: `auth: <token>`. */
+  tokenHeader?: TokenHeader | undefined;
 }
 
 /**
- * Wraps a fetch so that every call carries `Authorization: Bearer <access token>` from `session`
- * (logging in or renewing first when needed), and `Client-Id` when given. After a 401 the session
+ * Wraps a fetch so that every call carries the access token from `session` (logging in or
+ * renewing first when needed) as `Authorization: Bearer <token>`, or as `auth: <token>` with
+ * `tokenHeader: 'auth'`, and `Client-Id` when given. After a 401 the session
  * renews (one renewal for all callers) and a call with a replayable body is sent once more.
  */
 export function withBearer(
@@ -25,10 +29,11 @@ export function withBearer(
   options: BearerOptions = {},
 ): FetchLike {
   const { clientId } = options;
+  const form = checkTokenHeader(options.tokenHeader, 'withBearer()');
   return async (input, init = {}) => {
     const call = async (token: string) => {
       const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
-      headers.set('authorization', `Bearer ${token}`);
+      setAccessToken(headers, token, form);
       if (clientId !== undefined) headers.set('client-id', clientId);
       return fetchImpl(input, { ...init, headers });
     };

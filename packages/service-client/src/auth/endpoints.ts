@@ -1,5 +1,6 @@
 import { defaultFetch, type FetchLike, parseBaseUrl, send, serviceUrl } from '../http/fetch-like.js';
 import { AuthError, type AuthOperation, refusedMessage } from './errors.js';
+import { checkTokenHeader, type TokenHeader, tokenHeaders } from './token-header.js';
 import { parseTokenAnswer, type TokenPair } from './tokens.js';
 
 /** docs/wire-format.md, "Transcription workflow" (auth): the documented login and refresh paths. */
@@ -18,6 +19,11 @@ export interface AuthEndpointOptions {
    * clients send on every call). `refreshTokenExchange()` needs it for the documented path.
    */
   clientId?: string;
+  /**
+   * How the refresh call sends the access token: `'authorization'` (default, `Authorization:
+   * Bearer <token>`) or `'auth'` (`auth: <token>`).
+   */
+  tokenHeader?: TokenHeader;
 }
 
 export interface ClientCredentials extends AuthEndpointOptions {
@@ -34,10 +40,10 @@ async function postJson(
   body: object,
   operation: AuthOperation,
   fetchImpl: FetchLike,
-  extra: { bearer?: string | undefined; clientId?: string | undefined } = {},
+  extra: { bearer?: string | undefined; clientId?: string | undefined; tokenHeader?: TokenHeader } = {},
 ) {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-  if (extra.bearer !== undefined) headers.authorization = `Bearer ${extra.bearer}`;
+  if (extra.bearer !== undefined) Object.assign(headers, tokenHeaders(extra.bearer, extra.tokenHeader));
   if (extra.clientId !== undefined) headers['client-id'] = extra.clientId;
   let response: Response;
   try {
@@ -90,7 +96,7 @@ export function clientCredentialsLogin(options: ClientCredentials): () => Promis
 /**
  * A refresh function for the documented endpoint (docs/wire-format.md: `POST
  * /connect-auth/v1/account/refresh-token` with the required headers `Authorization: Bearer
- * <access_token>` and `Client-Id`, and `{access_token, refresh_token}`). It works with an expired
+ * <access_token>` (or `auth: <access_token>`) and `Client-Id`, and `{access_token, refresh_token}`). It works with an expired
  * access token, which is what refresh is for. A rotated refresh token in the answer replaces the
  * old one.
  */
@@ -100,13 +106,14 @@ export function refreshTokenExchange(
   const url = endpointUrl(options, REFRESH_PATH);
   const fetchImpl = options.fetch ?? defaultFetch();
   const { clientId } = options;
+  const tokenHeader = checkTokenHeader(options.tokenHeader, 'refreshTokenExchange()');
   return async (tokens) => {
     const body = await postJson(
       url,
       { access_token: tokens.access_token, refresh_token: tokens.refresh_token },
       'refresh',
       fetchImpl,
-      { bearer: tokens.access_token, clientId },
+      { bearer: tokens.access_token, clientId, tokenHeader },
     );
     return parseTokenAnswer(body, 'refresh', tokens);
   };

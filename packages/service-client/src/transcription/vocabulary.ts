@@ -19,6 +19,8 @@ export const INPUT_LANGUAGES = [
   'bn',
   'mr',
   'pa',
+  // Odia: in the service's published language list, though not in the interface spec's table.
+  'or',
 ] as const;
 export type InputLanguage = (typeof INPUT_LANGUAGES)[number];
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type RequestHandler, type Response, Router } from 'express';
 import type { EndpointPolicy } from './endpoint-policy.js';
 import { invalidRequest, WorkflowHttpError } from './errors.js';
+import { COMPLETED_EVENT } from './vocabulary.js';
 
 export const SUBSCRIPTIONS_PATH = '/notification/v1/connect/webhook/subscriptions';
 
@@ -51,7 +52,8 @@ export function parseSubscription(body: unknown, policy: EndpointPolicy) {
     throw invalid('Send a JSON object with event_names, endpoint, signing_key and protocol.');
   }
   const value = body as Record<string, unknown>;
-  const names = value.event_names;
+  // Optional in the published reference: without it, every event the service sends.
+  const names = value.event_names ?? [COMPLETED_EVENT];
   if (
     !Array.isArray(names) ||
     names.length === 0 ||
@@ -138,7 +140,9 @@ export function subscriptionRoutes(
     else notFound(res);
   });
   router.delete(`${SUBSCRIPTIONS_PATH}/:id`, auth, (req, res) => {
-    if (store.delete(String(req.params.id), res.locals.clientId as string)) res.status(204).end();
+    // The published reference answers 200 {status, msg}.
+    if (store.delete(String(req.params.id), res.locals.clientId as string))
+      res.status(200).json({ status: 'success', msg: 'Subscription deleted.' });
     else notFound(res);
   });
   return router;

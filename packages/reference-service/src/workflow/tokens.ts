@@ -171,6 +171,14 @@ export class TokenIssuer {
     return { ok: true, answer };
   }
 
+  /**
+   * Whether `id` is a configured API client. A `Client-Id` header that is not one (the service's
+   * JavaScript SDK sends `doc-web`, an application name) says nothing about whose tokens these are.
+   */
+  isApiClient(id: string): boolean {
+    return this.#clients.some((client) => client.id === id);
+  }
+
   /** The client a live access token was issued to, or undefined. */
   clientOf(token: string): string | undefined {
     const key = digest(token);

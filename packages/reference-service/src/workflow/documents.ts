@@ -1,4 +1,4 @@
-import type { RequestedTemplate, StartRequest } from './start-request.js';
+import type { RequestedTemplate, StartedRequest } from './start-request.js';
 
 /** What the service knows about one uploaded audio file. */
 export interface AudioFileRecord {
@@ -23,10 +23,18 @@ export interface OutputItem {
 const NO_SPEECH =
   'The reference service does not transcribe speech: this document describes the uploaded audio files.';
 
+/** The requested languages, or what an empty list means (the service detects the language). */
+const languagesOf = (params: StartedRequest) => params.languages.join(', ') || 'not given (detected)';
+
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
-function transcript(sessionId: string, params: StartRequest, files: AudioFileRecord[]): string {
-  const lines = [NO_SPEECH, `session: ${sessionId}`, `languages: ${params.languages.join(', ')}`];
+function transcript(sessionId: string, params: StartedRequest, files: AudioFileRecord[]): string {
+  const lines = [
+    NO_SPEECH,
+    `session: ${sessionId}`,
+    `mode: ${params.mode}; transfer: ${params.transfer}; model: ${params.modelType}`,
+    `languages: ${languagesOf(params)}`,
+  ];
   files.forEach((file, index) => {
     lines.push(
       `file ${index + 1}: ${file.name}, ${file.size} bytes, ${file.contentType}, sha256 ${file.sha256}`,
@@ -37,7 +45,7 @@ function transcript(sessionId: string, params: StartRequest, files: AudioFileRec
 
 function clinicalNotes(
   sessionId: string,
-  params: StartRequest,
+  params: StartedRequest,
   files: AudioFileRecord[],
   template: RequestedTemplate,
 ) {
@@ -50,7 +58,7 @@ function clinicalNotes(
     `- Session: ${sessionId}`,
     `- Mode: ${params.mode}; transfer: ${params.transfer}; model: ${params.modelType}`,
     `- Speciality: ${params.speciality ?? 'not given'}`,
-    `- Languages: ${params.languages.join(', ')}`,
+    `- Languages: ${languagesOf(params)}`,
     `- Codification needed: ${template.codificationNeeded ? 'yes' : 'no'}`,
     '',
     '| File | Bytes | Content type | SHA-256 |',
@@ -62,7 +70,7 @@ function clinicalNotes(
 
 function emrRecord(
   sessionId: string,
-  params: StartRequest,
+  params: StartedRequest,
   files: AudioFileRecord[],
   template: RequestedTemplate,
 ) {
@@ -92,7 +100,11 @@ function warningsFor(files: AudioFileRecord[]) {
 }
 
 /** One document per requested template, built from the files' metadata. */
-export function buildOutput(sessionId: string, params: StartRequest, files: AudioFileRecord[]): OutputItem[] {
+export function buildOutput(
+  sessionId: string,
+  params: StartedRequest,
+  files: AudioFileRecord[],
+): OutputItem[] {
   const warnings = warningsFor(files);
   const allEmpty = files.every((file) => file.size === 0);
   const status: OutputItem['status'] =

@@ -3,10 +3,10 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { COMPLETED_EVENT } from '@jwe-transport/service-client/webhooks';
 import { type EndpointPolicy, isInternalAddress } from './endpoint-policy.js';
 import type { Subscription, SubscriptionStore } from './subscriptions.js';
 import type { Transaction } from './transactions.js';
+import { COMPLETED_EVENT } from './vocabulary.js';
 
 export const SIGNATURE_HEADER = 'Eka-Webhook-Signature';
 

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
+/** Delivery attempts per subscription when `deliveryAttempts` is not given (the first and four retries). */
+export const DEFAULT_DELIVERY_ATTEMPTS = 5;
+
 /** How the workflow part of the reference service behaves; every value but `clients` and `storageDir` has a default. */
 export interface WorkflowConfig {
   /** Client credentials accepted by the login endpoint: client id to client secret. */

@@ -2,7 +2,7 @@ import { chmod, mkdir } from 'node:fs/promises';
 import { jwe } from '@jwe-transport/express-middleware';
 import express, { type RequestHandler, Router } from 'express';
 import { authRoutes, issuedTokenAuth } from './auth-routes.js';
-import type { WorkflowConfig } from './config.js';
+import { DEFAULT_DELIVERY_ATTEMPTS, type WorkflowConfig } from './config.js';
 import { Deliverer } from './delivery.js';
 import { EndpointPolicy } from './endpoint-policy.js';
 import { WorkflowHttpError } from './errors.js';
@@ -94,7 +94,7 @@ export async function createWorkflow(config: WorkflowConfig): Promise<Workflow> 
   const subscriptions = new SubscriptionStore();
   const deliveries = new Deliverer(subscriptions, policy, {
     shape: config.notificationShape ?? 'event',
-    attempts: Math.max(1, config.deliveryAttempts ?? 5),
+    attempts: Math.max(1, config.deliveryAttempts ?? DEFAULT_DELIVERY_ATTEMPTS),
     backoffMs: config.deliveryBackoffMs ?? 2000,
     maxRetryAfterMs: config.deliveryMaxRetryAfterMs ?? 30_000,
     log: config.log,

@@ -67,20 +67,13 @@ describe('start (POST /voice/api/v2/transaction/init/{txn})', () => {
     expect(regrant.status).toBe(409);
   });
 
-  it('answers 422 {details} naming every missing member', async () => {
+  it('answers 422 {details} naming every missing required member', async () => {
     await uploaded('start-422', { 'a.wav': randomBytes(10) });
-    const response = await startTransaction(t.url, alpha, 'start-422', { mode: 'dictation' });
+    const response = await startTransaction(t.url, alpha, 'start-422', {});
     expect(response.status).toBe(422);
     const { details } = await response.json();
     expect(details.map((detail: { loc: string[] }) => detail.loc.at(-1)).sort()).toEqual(
-      [
-        'batch_s3_url',
-        'client_generated_files',
-        'input_language',
-        'model_type',
-        'output_format_template',
-        'transfer',
-      ].sort(),
+      ['batch_s3_url', 'mode', 'transfer'].sort(),
     );
     for (const detail of details)
       expect(detail).toMatchObject({ msg: 'field required', type: 'value_error.missing' });
@@ -109,15 +102,59 @@ describe('start (POST /voice/api/v2/transaction/init/{txn})', () => {
     expect((await startTransaction(t.url, alpha, 'start-bad', startBody(data, ['a.wav']))).status).toBe(201);
   });
 
-  it('answers 422 without model_type, which the documented start call requires', async () => {
-    const data = await uploaded('start-model', { 'a.wav': randomBytes(10) });
-    const body: Record<string, unknown> = startBody(data, ['a.wav']);
-    delete body.model_type;
-    const response = await startTransaction(t.url, alpha, 'start-model', body);
+  it("starts without the optional members, with the service's defaults: pro, every uploaded audio file, a transcript", async () => {
+    const files = { 'a.wav': randomBytes(10), 'b.mp3': randomBytes(20) };
+    const data = await uploaded('start-defaults', { ...files, 'start-defaults.json': randomBytes(5) });
+    const response = await startTransaction(t.url, alpha, 'start-defaults', {
+      mode: 'dictation',
+      transfer: 'non-vaded',
+      batch_s3_url: `${data.uploadData.url}${data.folderPath}`,
+    });
+    expect(response.status).toBe(201);
+    const result = await finalStatus('start-defaults');
+    expect(result.status).toBe(200);
+    const { output } = (await result.json()).data;
+    expect(output.map((item: { template_id: string }) => item.template_id)).toEqual(['transcript_template']);
+    const text = decode(output[0].value);
+    expect(text).toContain('model: pro');
+    expect(text).toContain('languages: not given (detected)');
+    // Every audio file of the folder, and not the manifest beside them.
+    for (const [name, bytes] of Object.entries(files))
+      expect(text).toContain(`${name}, ${bytes.length} bytes`);
+    expect(text).not.toContain('start-defaults.json');
+  });
+
+  it('answers 422 when client_generated_files is left out and no audio was uploaded', async () => {
+    const data = await uploaded('start-no-audio', { 'start-no-audio.json': randomBytes(5) });
+    const response = await startTransaction(t.url, alpha, 'start-no-audio', {
+      mode: 'dictation',
+      transfer: 'non-vaded',
+      batch_s3_url: `${data.uploadData.url}${data.folderPath}`,
+    });
     expect(response.status).toBe(422);
     expect((await response.json()).details).toEqual([
-      { loc: ['body', 'model_type'], msg: 'field required', type: 'value_error.missing' },
+      {
+        loc: ['body', 'client_generated_files'],
+        msg: expect.stringMatching(/no audio file/),
+        type: 'value_error.file_missing',
+      },
     ]);
+  });
+
+  it('takes Odia and every other language of the published list', async () => {
+    const data = await uploaded('start-odia', { 'a.wav': randomBytes(10) });
+    const languages = ['en-IN', 'en-US', 'hi', 'gu', 'kn', 'ml', 'ta', 'te', 'bn', 'mr', 'pa', 'or'];
+    const response = await startTransaction(t.url, alpha, 'start-odia', {
+      ...startBody(data, ['a.wav']),
+      input_language: languages,
+    });
+    expect(response.status).toBe(201);
+    const unknown = await uploaded('start-xx', { 'a.wav': randomBytes(10) });
+    const refused = await startTransaction(t.url, alpha, 'start-xx', {
+      ...startBody(unknown, ['a.wav']),
+      input_language: ['xx'],
+    });
+    expect(refused.status).toBe(422);
   });
 
   it('takes batch_s3_url as uploadData.url + folderPath or as s3://<bucket>/<folderPath>, and files as names or s3:// URLs', async () => {

@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { presentedToken } from './presented-token.js';
+import { sendUnauthorized } from './unauthorized.js';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -10,7 +12,7 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 export const staticTokenOwner = (index: number) => `\0access-token:${index}`;
 
 /**
- * Spec 5: every call carries `Authorization: Bearer <token>`: an access token issued by the login
+ * Spec 5: every call carries `Authorization: Bearer <token>` (or `auth: <token>`): an access token issued by the login
  * endpoint, or one of the operator's static tokens. Runs before any body is read, so
  * unauthenticated uploads are refused without reading them. Static tokens are compared as hashes
  * in constant time. The caller goes to `res.locals.clientId`.
@@ -21,7 +23,7 @@ export function bearerAuth(
 ): RequestHandler {
   const accepted = tokens.map(digest);
   return (req, res, next) => {
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+    const token = presentedToken(req);
     if (token !== undefined) {
       const presented = digest(token);
       // Every candidate is compared, so the time taken does not say which token matched.
@@ -36,17 +38,11 @@ export function bearerAuth(
         return;
       }
     }
-    res.setHeader('WWW-Authenticate', 'Bearer realm="jwe-transport"');
-    // An unread body (an upload) would otherwise have to be drained before the connection is reused.
-    const hasBody =
-      req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
-    if (hasBody) res.setHeader('Connection', 'close');
-    res.status(401).json({
-      error: {
-        type: 'auth.required',
-        code: 'ERR_UNAUTHORIZED',
-        message: 'Send a valid access token as "Authorization: Bearer <token>".',
-      },
-    });
+    sendUnauthorized(
+      req,
+      res,
+      'ERR_UNAUTHORIZED',
+      'Send a valid access token as "Authorization: Bearer <token>" or "auth: <token>".',
+    );
   };
 }

@@ -99,7 +99,28 @@ export function transactionRoutes(
         },
       ]);
     }
-    const names = parsed.request.files.map((entry) => fileNameOf(entry, locations));
+    const listed = parsed.request.files;
+    if (listed === undefined) {
+      // Left out: every audio file of the folder, once none is still arriving (a file still being
+      // stored would otherwise be silently left out of the transcription).
+      const arriving = transactions.storingNames(transaction);
+      if (arriving.length > 0 || transaction.files.size === 0) {
+        return unprocessable(res, [
+          {
+            loc: ['body', 'client_generated_files'],
+            msg:
+              arriving.length > 0
+                ? `${arriving.join(', ')} still being stored: start once every upload has been answered`
+                : `no audio file was uploaded to ${transaction.folder}: upload one, or name the files`,
+            type: 'value_error.file_missing',
+          },
+        ]);
+      }
+    }
+    const names =
+      listed === undefined
+        ? [...transaction.files.keys()]
+        : listed.map((entry) => fileNameOf(entry, locations));
     const details = fileDetails(transaction, names, (name) => transactions.isStoring(transaction, name));
     if (details.length > 0) return unprocessable(res, details);
     transactions.start(transaction, { ...parsed.request, files: names as string[] });

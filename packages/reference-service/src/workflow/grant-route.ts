@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import { type RequestHandler, Router } from 'express';
 import { WorkflowHttpError } from './errors.js';
@@ -13,6 +14,8 @@ export const storageUrl = (req: Request) => `${req.protocol}://${req.get('host')
 /**
  * docs/wire-format.md, "Step 1": `POST /v1/file-upload?txn_id=&action=ekascribe-v2` answers a presigned
  * POST grant for the transaction's folder. The first grant makes the transaction the caller's.
+ * `action` may be left out (its one value is the default), and so may `txn_id`: the service then
+ * assigns one and returns it, as the service's automation example expects.
  */
 export function grantRoutes(
   transactions: TransactionStore,
@@ -22,8 +25,9 @@ export function grantRoutes(
 ): Router {
   const router = Router();
   router.post(GRANT_PATH, auth, (req, res, next) => {
-    const { txn_id: txnId, action } = req.query;
-    if (action !== GRANT_ACTION) {
+    const { action } = req.query;
+    const txnId = req.query.txn_id === undefined ? `txn-${randomUUID()}` : req.query.txn_id;
+    if (action !== undefined && action !== GRANT_ACTION) {
       next(
         new WorkflowHttpError(
           400,

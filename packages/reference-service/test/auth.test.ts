@@ -273,6 +273,50 @@ describe('refresh as the service documents it and its clients send it', () => {
     expect(await accepted(next)).toBe(false);
   });
 
+  it('refreshes with the auth header, without access_token in the body, and with an application Client-Id', async () => {
+    const tokens = await login(t.url, 'alpha');
+    const response = await post(
+      REFRESH,
+      { refresh_token: tokens.refresh_token },
+      { auth: tokens.access_token, 'client-id': 'doc-web' },
+    );
+    expect(response.status).toBe(200);
+    const next = (await response.json()) as Tokens;
+    expect(await accepted(next)).toBe(true);
+    // A body access_token that is not the presented one is refused, as is another API client.
+    const mismatched = await post(
+      REFRESH,
+      { access_token: tokens.access_token, refresh_token: next.refresh_token },
+      { authorization: `Bearer ${next.access_token}`, 'client-id': 'alpha' },
+    );
+    expect(mismatched.status).toBe(400);
+    const otherClient = await post(
+      REFRESH,
+      { refresh_token: next.refresh_token },
+      { auth: next.access_token, 'client-id': 'beta' },
+    );
+    expect(otherClient.status).toBe(401);
+    expect(await otherClient.json()).toEqual({
+      error: { code: 'ERR_TOKEN_PAIR_MISMATCH', msg: expect.any(String) },
+    });
+  });
+
+  it('takes the access token from the auth header on workflow calls, and refuses two different tokens', async () => {
+    const tokens = await login(t.url, 'alpha');
+    const viaAuth = await fetch(`${t.url}/v1/file-upload?txn_id=auth-header&action=ekascribe-v2`, {
+      method: 'POST',
+      headers: { auth: tokens.access_token, 'client-id': 'doc-web' },
+    });
+    expect(viaAuth.status).toBe(200);
+    const other = await login(t.url, 'beta');
+    const both = await fetch(`${t.url}/v1/file-upload?txn_id=auth-both&action=ekascribe-v2`, {
+      method: 'POST',
+      headers: { auth: tokens.access_token, authorization: `Bearer ${other.access_token}` },
+    });
+    expect(both.status).toBe(401);
+    expect(await both.json()).toEqual({ error: { code: 'ERR_UNAUTHORIZED', msg: expect.any(String) } });
+  });
+
   it('accepts a Client-Id header on every call, and refuses one that names another client', async () => {
     const tokens = await login(t.url, 'alpha');
     const own = await fetch(`${t.url}/v1/file-upload?txn_id=client-id-own&action=ekascribe-v2`, {
@@ -286,6 +330,12 @@ describe('refresh as the service documents it and its clients send it', () => {
     });
     expect(other.status).toBe(401);
     expect((await other.json()).error.code).toBe('ERR_CLIENT_ID_MISMATCH');
+    // An application name (the JavaScript SDK's default) names no API client: accepted.
+    const application = await fetch(`${t.url}/v1/file-upload?txn_id=client-id-app&action=ekascribe-v2`, {
+      method: 'POST',
+      headers: { ...bearer(tokens), 'client-id': 'doc-web' },
+    });
+    expect(application.status).toBe(200);
   });
 
   it('reads the grace window from REFRESH_GRACE_SECONDS', () => {

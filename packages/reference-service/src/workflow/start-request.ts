@@ -1,7 +1,8 @@
 // The service's own reading of the start body (docs/wire-format.md, "Step 3"), written apart from any
 // client's model so that each checks the other.
 const TEMPLATES = new Set(['clinical_notes_template', 'eka_emr_template', 'transcript_template']);
-const LANGUAGES = new Set(['en-IN', 'en-US', 'hi', 'gu', 'kn', 'ml', 'ta', 'te', 'bn', 'mr', 'pa']);
+// The published language list (the interface spec's eleven, and Odia).
+const LANGUAGES = new Set(['en-IN', 'en-US', 'hi', 'gu', 'kn', 'ml', 'ta', 'te', 'bn', 'mr', 'pa', 'or']);
 const MODES = new Set(['dictation', 'consultation']);
 const TRANSFERS = new Set(['non-vaded', 'vaded']);
 const MODEL_TYPES = new Set(['pro', 'lite']);
@@ -13,19 +14,35 @@ export interface RequestedTemplate {
   codificationNeeded: boolean;
 }
 
+/** What the service assumes for a start member its clients may leave out. */
+export const START_DEFAULTS = {
+  /** The service's defaults, and what its SDKs send when their caller does not say. */
+  modelType: 'pro',
+  /** No hint: the service detects the language. */
+  languages: [] as string[],
+  /** The plainest output every transcription has. */
+  templates: [{ templateId: 'transcript_template', codificationNeeded: false }],
+} as const;
+
 export interface StartRequest {
   mode: string;
   transfer: string;
-  /** `pro` or `lite`: required by the documented start call. */
+  /** `pro` or `lite`; `pro` when left out. */
   modelType: string;
   batchUrl: string;
-  /** `client_generated_files` as sent: bare names or full URLs; resolved by `fileNameOf()`. */
-  files: string[];
+  /**
+   * `client_generated_files` as sent: bare names or full URLs, resolved by `fileNameOf()`; left
+   * out, every audio file uploaded to the transaction's folder.
+   */
+  files: string[] | undefined;
   languages: string[];
   speciality: string | undefined;
   templates: RequestedTemplate[];
   additionalData: Record<string, unknown> | undefined;
 }
+
+/** A start request once its files are resolved to the names stored in the transaction's folder. */
+export type StartedRequest = Omit<StartRequest, 'files'> & { files: string[] };
 
 /** One entry of a 422 answer, in the style of FastAPI's validation errors. */
 export interface Detail {
@@ -48,8 +65,14 @@ const invalid = (loc: (string | number)[], msg: string): Detail => ({
   type: 'value_error',
 });
 
-function oneOf(body: Record<string, unknown>, name: string, allowed: Set<string>, details: Detail[]): string {
-  const value = body[name];
+function oneOf(
+  body: Record<string, unknown>,
+  name: string,
+  allowed: Set<string>,
+  details: Detail[],
+  fallback?: string,
+): string {
+  const value = body[name] ?? fallback;
   if (value === undefined) details.push(missing(name));
   else if (typeof value !== 'string' || !allowed.has(value))
     details.push(invalid([name], `must be one of ${[...allowed].join(', ')}`));
@@ -95,8 +118,9 @@ export function parseStartRequest(body: unknown): { request: StartRequest } | { 
   else if (typeof batchUrl !== 'string')
     details.push(invalid(['batch_s3_url'], 'must be uploadData.url + folderPath'));
   const files = body.client_generated_files;
-  if (files === undefined) details.push(missing('client_generated_files'));
-  else if (
+  if (files === undefined) {
+    // Left out: the service takes every audio file uploaded to the folder (resolved at start).
+  } else if (
     !Array.isArray(files) ||
     files.length === 0 ||
     files.length > 50 ||
@@ -111,21 +135,21 @@ export function parseStartRequest(body: unknown): { request: StartRequest } | { 
         'must list 1 to 50 distinct file names (or their URLs) as uploaded',
       ),
     );
-  const languages = body.input_language;
-  if (languages === undefined) details.push(missing('input_language'));
-  else if (
+  const languages = body.input_language ?? [...START_DEFAULTS.languages];
+  if (
     !Array.isArray(languages) ||
-    languages.length === 0 ||
+    (body.input_language !== undefined && languages.length === 0) ||
     !languages.every((id) => LANGUAGES.has(String(id)))
   )
     details.push(invalid(['input_language'], `must list language ids among ${[...LANGUAGES].join(', ')}`));
-  if (body.output_format_template === undefined) details.push(missing('output_format_template'));
   const templates =
-    body.output_format_template === undefined ? [] : templatesOf(body.output_format_template, details);
+    body.output_format_template === undefined
+      ? START_DEFAULTS.templates.map((template) => ({ ...template }))
+      : templatesOf(body.output_format_template, details);
   const speciality = body.speciality;
   if (speciality !== undefined && typeof speciality !== 'string')
     details.push(invalid(['speciality'], 'must be a string'));
-  const modelType = oneOf(body, 'model_type', MODEL_TYPES, details);
+  const modelType = oneOf(body, 'model_type', MODEL_TYPES, details, START_DEFAULTS.modelType);
   const additionalData = body.additional_data;
   if (additionalData !== undefined && !isRecord(additionalData))
     details.push(invalid(['additional_data'], 'must be a JSON object'));
@@ -136,7 +160,7 @@ export function parseStartRequest(body: unknown): { request: StartRequest } | { 
       transfer,
       modelType,
       batchUrl: batchUrl as string,
-      files: files as string[],
+      files: files as string[] | undefined,
       languages: (languages as unknown[]).map(String),
       speciality: speciality as string | undefined,
       templates,

@@ -113,10 +113,24 @@ describe('webhook subscriptions', () => {
       method: 'DELETE',
       headers: bearer(alpha),
     });
-    expect(ownDelete.status).toBe(204);
+    expect(ownDelete.status).toBe(200);
+    expect(await ownDelete.json()).toEqual({ status: 'success', msg: expect.any(String) });
     expect((await fetch(`${t.url}${SUBSCRIPTIONS}/${created.id}`, { headers: bearer(alpha) })).status).toBe(
       404,
     );
+  });
+
+  it('subscribes to every event the service sends when event_names is left out', async () => {
+    const response = await fetch(`${t.url}${SUBSCRIPTIONS}`, {
+      method: 'POST',
+      headers: { ...bearer(alpha), 'content-type': 'application/json' },
+      body: JSON.stringify({ endpoint: 'https://hooks.example.org/all', protocol: 'https' }),
+    });
+    expect(response.status).toBe(201);
+    const { id } = await response.json();
+    const stored = await (await fetch(`${t.url}${SUBSCRIPTIONS}/${id}`, { headers: bearer(alpha) })).json();
+    expect(stored.event_names).toEqual(['v2rx.completed']);
+    await fetch(`${t.url}${SUBSCRIPTIONS}/${id}`, { method: 'DELETE', headers: bearer(alpha) });
   });
 
   it('accepts only https to public hosts, or hosts the operator allows', async () => {

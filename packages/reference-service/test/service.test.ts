@@ -57,7 +57,14 @@ function postEnvelope(path: string, envelope: unknown, headers: Record<string, s
 
 describe('bearer tokens (spec 5)', () => {
   it('refuses missing and wrong tokens on every route before reading the body', async () => {
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: `Basic ${TOKEN}` }]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer nope' },
+      { authorization: `Basic ${TOKEN}` },
+      { auth: 'nope' },
+      // Both forms, naming different tokens: neither wins.
+      { authorization: `Bearer ${TOKEN}`, auth: 'nope' },
+    ]) {
       const response = await postEnvelope(
         REGISTRATION,
         await encryptJson({}, KEY, { kid: 'kid-1' }),
@@ -65,7 +72,7 @@ describe('bearer tokens (spec 5)', () => {
       );
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
-      expect((await response.json()).error.type).toBe('auth.required');
+      expect((await response.json()).error).toEqual({ code: 'ERR_UNAUTHORIZED', msg: expect.any(String) });
     }
     expect((await fetch(`${service.url}${DOCS}/x`)).status).toBe(401);
     expect(

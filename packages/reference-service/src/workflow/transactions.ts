@@ -1,5 +1,5 @@
 import { type AudioFileRecord, buildOutput, type OutputItem } from './documents.js';
-import type { StartRequest } from './start-request.js';
+import type { StartedRequest } from './start-request.js';
 
 /** One transaction: granted an upload folder, then started, then completed after `processingMs`. */
 export interface Transaction {
@@ -16,7 +16,7 @@ export interface Transaction {
    * the audio is kept, but it is not audio and never counts as one.
    */
   objects: Map<string, AudioFileRecord>;
-  request: StartRequest | undefined;
+  request: StartedRequest | undefined;
   createdAt: string;
   completedAt: string | undefined;
   output: OutputItem[] | undefined;
@@ -87,7 +87,12 @@ export class TransactionStore {
     return this.#storing.get(transaction)?.has(name) ?? false;
   }
 
-  start(transaction: Transaction, request: StartRequest): void {
+  /** The names of the files still arriving in this transaction's folder. */
+  storingNames(transaction: Transaction): string[] {
+    return [...(this.#storing.get(transaction)?.keys() ?? [])];
+  }
+
+  start(transaction: Transaction, request: StartedRequest): void {
     transaction.request = request;
     transaction.state = 'processing';
     const timer = setTimeout(() => {

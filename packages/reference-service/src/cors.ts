@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 
 const ALLOW_METHODS = 'GET, POST, DELETE';
-const ALLOW_HEADERS = 'Content-Type, X-Encryption, Authorization, Client-Id';
+const ALLOW_HEADERS = 'Content-Type, X-Encryption, Authorization, Auth, Client-Id';
 const EXPOSE_HEADERS = 'X-Encryption';
 
 /**

@@ -1,5 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { Router } from 'express';
+import { presentedToken } from '../presented-token.js';
+import { sendUnauthorized } from '../unauthorized.js';
 import { WorkflowHttpError } from './errors.js';
 import type { LoginLimiter } from './login-limiter.js';
 import type { TokenIssuer } from './tokens.js';
@@ -14,9 +16,6 @@ const stringField = (body: unknown, name: string): string | undefined => {
     body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
   return typeof value === 'string' && value !== '' && value.length <= 512 ? value : undefined;
 };
-
-export const bearerToken = (req: Request): string | undefined =>
-  /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
 
 /** The `Client-Id` header the service's own clients send on every call (one value, or undefined). */
 export const clientIdHeader = (req: Request): string | undefined => {
@@ -75,52 +74,58 @@ export function authRoutes(issuer: TokenIssuer, limiter: LoginLimiter, json: Req
     }
     const answer = issuer.login(clientId, clientSecret);
     if (!answer) {
-      next(
-        new WorkflowHttpError(
-          401,
-          'auth.client.invalid',
-          'ERR_INVALID_CLIENT',
-          'Authentication failed: client id or client secret wrong. Check the credentials issued by the operator.',
-        ),
+      sendUnauthorized(
+        req,
+        res,
+        'ERR_INVALID_CLIENT',
+        'Authentication failed: client id or client secret wrong. Check the credentials issued by the operator.',
       );
       return;
     }
     res.status(200).json(answer);
   });
-  const answerRefresh = (
-    outcome: ReturnType<TokenIssuer['refresh']>,
-    res: Response,
-    next: (error: unknown) => void,
-  ) => {
+  const answerRefresh = (outcome: ReturnType<TokenIssuer['refresh']>, req: Request, res: Response) => {
     if (!outcome.ok) {
       const [code, message] = REFRESH_REFUSED[outcome.reason];
-      next(new WorkflowHttpError(401, 'auth.refresh.invalid', code, message));
+      sendUnauthorized(req, res, code, message);
       return;
     }
     res.status(200).json(outcome.answer);
   };
-  // Documented: `Authorization: Bearer <access_token>` and `Client-Id` are both required headers.
+  // Only a `Client-Id` naming an API client is checked against the tokens' client; an application
+  // name (`doc-web`) is not a claim about whose tokens these are.
+  const apiClientNamed = (req: Request) => {
+    const named = clientIdHeader(req);
+    return named !== undefined && issuer.isApiClient(named) ? named : undefined;
+  };
+  // Documented: the access token header (`Authorization: Bearer` or `auth`) and `Client-Id` are
+  // required; the body's `access_token` is optional and, when sent, must be the same token.
   router.post(REFRESH_PATH, json, (req, res, next) => {
-    const accessToken = stringField(req.body, 'access_token');
+    const bodyAccessToken = stringField(req.body, 'access_token');
     const refreshToken = stringField(req.body, 'refresh_token');
-    const clientId = clientIdHeader(req);
+    const accessToken = presentedToken(req);
     if (
       accessToken === undefined ||
       refreshToken === undefined ||
-      bearerToken(req) !== accessToken ||
-      clientId === undefined
+      (bodyAccessToken !== undefined && bodyAccessToken !== accessToken) ||
+      clientIdHeader(req) === undefined
     ) {
       next(
         new WorkflowHttpError(
           400,
           'auth.request.invalid',
           'ERR_INVALID_REQUEST',
-          'Send "Authorization: Bearer <access_token>", "Client-Id: <client id>" and {"access_token", "refresh_token"} with the same access token.',
+          'Send "Authorization: Bearer <access_token>" (or "auth: <access_token>"), "Client-Id: <client id>" and {"refresh_token"}; an "access_token" member, when sent, must be the same access token.',
         ),
       );
       return;
     }
-    answerRefresh(issuer.refresh(refreshToken, { accessToken, clientId }), res, next);
+    const clientId = apiClientNamed(req);
+    answerRefresh(
+      issuer.refresh(refreshToken, clientId === undefined ? { accessToken } : { accessToken, clientId }),
+      req,
+      res,
+    );
   });
   // Deprecated, still accepted: the refresh token alone, under the same rotation and reuse rules.
   router.post(LEGACY_REFRESH_PATH, json, (req, res, next) => {
@@ -132,38 +137,45 @@ export function authRoutes(issuer: TokenIssuer, limiter: LoginLimiter, json: Req
       return;
     }
     res.setHeader('Deprecation', 'true');
-    const clientId = clientIdHeader(req);
-    answerRefresh(issuer.refresh(refreshToken, clientId === undefined ? {} : { clientId }), res, next);
+    const clientId = apiClientNamed(req);
+    answerRefresh(issuer.refresh(refreshToken, clientId === undefined ? {} : { clientId }), req, res);
   });
   return router;
 }
 
-/** Spec 5 for the workflow routes: a live issued access token; its client goes to `res.locals.clientId`. */
+/**
+ * Spec 5 for the workflow routes: a live issued access token (`Authorization: Bearer` or `auth`);
+ * its client goes to `res.locals.clientId`. A `Client-Id` header naming another API client is
+ * refused; an application name such as the JavaScript SDK's `doc-web` is accepted.
+ */
 export function issuedTokenAuth(issuer: TokenIssuer): RequestHandler {
   return (req, res, next) => {
-    const token = bearerToken(req);
+    const token = presentedToken(req);
     const clientId = token === undefined ? undefined : issuer.clientOf(token);
-    // A `Client-Id` header is accepted on every call; when sent it must name the token's client.
     const named = clientIdHeader(req);
-    if (clientId !== undefined && (named === undefined || named === clientId)) {
+    const namesAnother = named !== undefined && named !== clientId && issuer.isApiClient(named);
+    if (clientId !== undefined && !namesAnother) {
       res.locals.clientId = clientId;
       next();
       return;
     }
-    res.setHeader('WWW-Authenticate', 'Bearer realm="jwe-transport", error="invalid_token"');
-    if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
-      // Do not read an unauthenticated body; close instead of draining it.
-      res.setHeader('Connection', 'close');
+    const challenge = 'Bearer realm="jwe-transport", error="invalid_token"';
+    if (clientId !== undefined) {
+      sendUnauthorized(
+        req,
+        res,
+        'ERR_CLIENT_ID_MISMATCH',
+        'The Client-Id header names another API client than the access token was issued to: send your own client id.',
+        challenge,
+      );
+      return;
     }
-    next(
-      new WorkflowHttpError(
-        401,
-        'auth.token.invalid',
-        clientId !== undefined ? 'ERR_CLIENT_ID_MISMATCH' : 'ERR_UNAUTHORIZED',
-        clientId !== undefined
-          ? 'The Client-Id header names another client than the access token was issued to: send your own client id.'
-          : 'The access token is missing, expired or revoked: refresh it or log in again, and send it as "Authorization: Bearer <token>".',
-      ),
+    sendUnauthorized(
+      req,
+      res,
+      'ERR_UNAUTHORIZED',
+      'The access token is missing, expired or revoked: refresh it or log in again, and send it as "Authorization: Bearer <token>" or "auth: <token>".',
+      challenge,
     );
   };
 }

@@ -82,10 +82,10 @@ describe('upload grant (POST /v1/file-upload)', () => {
     expect(policy.conditions).toContainEqual(['content-length-range', 0, MAX]);
   });
 
-  it('refuses a wrong action, a missing or unsafe txn_id, and no token', async () => {
+  it('refuses a wrong action, an empty or unsafe txn_id, and no token', async () => {
     for (const query of [
       'txn_id=a&action=scribe',
-      'action=ekascribe-v2',
+      'txn_id=&action=ekascribe-v2',
       'txn_id=..&action=ekascribe-v2',
       'txn_id=a%2Fb&action=ekascribe-v2',
     ]) {
@@ -98,6 +98,24 @@ describe('upload grant (POST /v1/file-upload)', () => {
     expect(
       (await fetch(`${t.url}/v1/file-upload?txn_id=a&action=ekascribe-v2`, { method: 'POST' })).status,
     ).toBe(401);
+  });
+
+  it('assigns a txn_id when none is given, and takes the grant without action', async () => {
+    const assigned = await fetch(`${t.url}/v1/file-upload?action=ekascribe-v2`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alpha.access_token}` },
+    });
+    expect(assigned.status).toBe(200);
+    const body = (await assigned.json()) as { txn_id: string; folderPath: string };
+    expect(body.txn_id).toMatch(/^txn-[0-9a-f-]{36}$/);
+    expect(body.folderPath).toBe(`${body.txn_id}/`);
+    const another = (await (
+      await fetch(`${t.url}/v1/file-upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${alpha.access_token}` },
+      })
+    ).json()) as { txn_id: string };
+    expect(another.txn_id).not.toBe(body.txn_id);
   });
 });
 

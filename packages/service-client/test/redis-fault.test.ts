@@ -8,16 +8,35 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  Deliverer,
+  EndpointPolicy,
+  SubscriptionStore,
+  type Transaction,
+} from '@jwe-transport/reference-service';
 import { type RunningRedis, startRedis } from '@jwe-transport/test-support/redis/server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Deliverer } from '../src/workflow/delivery.js';
-import { EndpointPolicy } from '../src/workflow/endpoint-policy.js';
-import { SubscriptionStore } from '../src/workflow/subscriptions.js';
-import { type Child, startChild } from './support/child.js';
-import { completedTransaction } from './support/transaction.js';
+import { type Child, startChild } from './support/output-child.js';
 
 const SIGNING_KEY = 'whsec-redis-fault-0123';
-const receiverScript = fileURLToPath(new URL('./fixtures/webhook-receiver.mjs', import.meta.url));
+const receiverScript = fileURLToPath(new URL('./fixtures/redis-fault-receiver.mjs', import.meta.url));
+
+/** A completed, empty transaction of client `alpha`: what the deliverer notifies about. */
+function completedTransaction(id: string): Transaction {
+  const now = new Date().toISOString();
+  return {
+    id,
+    owner: 'alpha',
+    folder: id,
+    state: 'completed',
+    files: new Map(),
+    objects: new Map(),
+    request: undefined,
+    createdAt: now,
+    completedAt: now,
+    output: undefined,
+  };
+}
 
 /** Forwards each request to the next receiver in turn, as a load balancer would. */
 async function roundRobin(targets: string[]) {
