@@ -32,6 +32,8 @@ export interface ProxyProcess {
   lines(): string[];
   /** Resolves once `count` exchange lines have been printed. */
   waitForLines(count: number): Promise<string[]>;
+  /** Resolves with the exchange lines once one of them matches `pattern`. */
+  waitForLine(pattern: RegExp): Promise<string[]>;
   /** Resolves with the exit code once the process has ended by itself. */
   exited(): Promise<number | null>;
   /** Sends a signal and resolves with the exit code once the process has ended. */
@@ -91,6 +93,18 @@ export async function startProxyProcess(
         void exited.then(() =>
           reject(new Error(`proxy exited with ${lines().length} of ${count} lines: ${err}`)),
         );
+      }),
+    waitForLine: (pattern) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          if (lines().some((line) => pattern.test(line))) {
+            waiters.delete(check);
+            resolve(lines());
+          }
+        };
+        waiters.add(check);
+        check();
+        void exited.then(() => reject(new Error(`proxy exited before a line matched ${pattern}: ${err}`)));
       }),
     exited: () => exited,
     async stop(signal = 'SIGTERM') {
