@@ -4,11 +4,15 @@ import { type CommandContext, keysFor } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { writeText } from '../io.js';
 import type { KeySet } from '../keys.js';
+import { ownHosts } from '../proxy/admission.js';
+import type { Exchange } from '../proxy/exchange.js';
 import { HarLog } from '../proxy/har-log.js';
 import { exchangeLine, type LineOptions, verboseBlock } from '../proxy/line.js';
-import { startProxy } from '../proxy/server.js';
+import { LIVE_PREFIX, LiveView } from '../proxy/live-view.js';
+import { type RunningProxy, startProxy } from '../proxy/server.js';
 import { isLoopback, type ProxySettings, proxySettings } from '../proxy/settings.js';
 import { pickKey } from './encrypt.js';
+import { openBrowser } from './web.js';
 
 /** Every key of the list, by kid; a lone key opens whatever kid an envelope names (the kid is not authenticated). */
 function resolverOf(keys: KeySet): KeyResolver {
@@ -76,7 +80,12 @@ export async function proxyCommand(ctx: CommandContext): Promise<ExitCode> {
     pending.add(work);
     void work.finally(() => pending.delete(work));
   };
-  const proxy = await startProxy(settings, { seal, resolver: resolverOf(keys) }, (exchange) => {
+  let running: RunningProxy | undefined;
+  const live = settings.ui
+    ? await LiveView.load(() => ownHosts(settings.listen, running?.port ?? -1))
+    : undefined;
+  const report = (exchange: Exchange) => {
+    live?.publish(exchange);
     let text = exchangeLine(exchange, lineOptions);
     if (settings.verbose) {
       const block = verboseBlock(exchange, lineOptions);
@@ -92,9 +101,16 @@ export async function proxyCommand(ctx: CommandContext): Promise<ExitCode> {
           .add(exchange)
           .catch((error) => ctx.warn(`Cannot write the HAR file: ${(error as Error).message}`)),
       );
-  });
+  };
+  const proxy = await startProxy(settings, { seal, resolver: resolverOf(keys) }, report, live?.route);
+  running = proxy;
   await banner(ctx, settings, proxy.url, settings.mode === 'seal' ? seal.kid : undefined);
   await writeText(ctx.io.stdout, `${proxy.url}\n`);
+  if (live) {
+    const page = `http://127.0.0.1:${proxy.port}${LIVE_PREFIX}`;
+    await ctx.note(`Live view: ${page} (only this proxy's own address may load it).`);
+    if (ctx.values['no-open'] !== true) openBrowser(page, ctx.warn);
+  }
   if (har) await har.flush();
   await new Promise<void>((resolve) => {
     let draining = false;
@@ -106,6 +122,7 @@ export async function proxyCommand(ctx: CommandContext): Promise<ExitCode> {
         process.once('SIGINT', () => proxy.abort());
         process.once('SIGTERM', () => proxy.abort());
       }
+      live?.close();
       await proxy.close(drain);
       resolve();
     };

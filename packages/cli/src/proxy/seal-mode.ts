@@ -157,15 +157,18 @@ export async function sealExchange(
       let upBody = init.body;
       if (typeof upBody === 'string') wireOut.add(Buffer.from(upBody));
       else if (upBody instanceof Uint8Array) wireOut.add(upBody);
-      else if (upBody instanceof ReadableStream) upBody = capturing(upBody, wireOut);
+      const streamed = upBody instanceof ReadableStream;
+      if (streamed) upBody = capturing(upBody as ReadableStream<Uint8Array>, wireOut);
       const answer = await undiciFetch(String(input), {
         ...(init as object),
         body: upBody as never,
         headers: outgoing as unknown as import('undici').HeadersInit,
         dispatcher: context.agent,
-        redirect: 'manual',
+        // A stream cannot be sent twice: with 'error' and no window, undici keeps no copy of it
+        // for a redirect (memory stays bounded); a redirect answer then fails the call.
+        ...(streamed ? { redirect: 'error', window: null } : { redirect: 'manual' }),
         signal,
-      });
+      } as import('undici').RequestInit);
       upstreamHeaders = pairsOf(answer.headers as unknown as Headers);
       const nullBody = answer.body === null || [101, 103, 204, 205, 304].includes(answer.status);
       return new Response(nullBody ? null : capturing(answer.body as ReadableStream<Uint8Array>, wireIn), {

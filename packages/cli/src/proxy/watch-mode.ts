@@ -63,7 +63,8 @@ export async function watchExchange(
   signal: AbortSignal,
 ): Promise<void> {
   const { request: sent, response: got } = exchange;
-  sent.headers = forwardedHeaders(request.rawHeaders);
+  // Node has already answered `Expect: 100-continue` to the app; the upstream is sent the body at once.
+  sent.headers = forwardedHeaders(request.rawHeaders, new Set(['expect']));
   const wireOut = new BodyCapture();
   const wireIn = new BodyCapture();
   const bodied =

@@ -119,7 +119,7 @@ describe('watching mode: an app that seals points at the proxy', () => {
       await page.getByLabel('Keys', { exact: true }).fill(`${KID}=${KEY}`);
       await page.getByLabel('Open file').setInputFiles(harPath);
       await page.locator('#har-table[data-complete="true"]').waitFor();
-      const first = await page.locator('#har-table tr[data-entry="1"]').innerText();
+      const first = (await page.locator('#har-table tr[data-entry="1"]').textContent()) ?? '';
       expect(first).toContain(INIT);
       expect(first).toMatch(new RegExp(`decrypted with kid "${KID}"`));
     } finally {
