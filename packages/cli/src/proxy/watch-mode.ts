@@ -139,8 +139,9 @@ async function openRequestCopy(context: WatchContext, sent: ExchangeSide): Promi
     const opened = await context.server.openEnvelope(bytes);
     sent.sealed = true;
     sent.kid = opened.info.kid;
-    sent.plainSize = opened.plaintext.length;
     sent.opened = await viewOf(opened.plaintext);
+    // For an upload, the size people know is the file's, not its {"file": base64} wrapping.
+    sent.plainSize = sent.opened.kind === 'file' ? sent.opened.size : opened.plaintext.length;
   } catch (error) {
     // Not an envelope after all, unless the app said it was.
     if (!marked && isJweHttpError(error) && error.code === 'ERR_JWE_INVALID') return;
@@ -173,8 +174,8 @@ async function openAnswerCopy(context: WatchContext, exchange: Exchange): Promis
     if (!opened.decrypted) return;
     got.sealed = true;
     got.kid = opened.info.kid;
-    got.plainSize = opened.plaintext.length;
     got.opened = await viewOf(opened.plaintext);
+    got.plainSize = got.opened.kind === 'file' ? got.opened.size : opened.plaintext.length;
   } catch (error) {
     got.sealed = saysJwe(got.headers);
     got.failure = {
