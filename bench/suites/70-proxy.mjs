@@ -74,7 +74,9 @@ function run(command, args) {
     });
     child.on('error', reject);
     child.on('close', (code) =>
-      code === 0 ? resolve(stdout) : reject(new Error(`${command} exited ${code}: ${stderr} ${stdout.slice(0, 500)}`)),
+      code === 0
+        ? resolve(stdout)
+        : reject(new Error(`${command} exited ${code}: ${stderr} ${stdout.slice(0, 500)}`)),
     );
   });
 }
@@ -136,7 +138,18 @@ async function main() {
     }
     await new Promise((resolve) => out.end(resolve));
     const envelope = join(dir, 'recording.json');
-    await run(process.execPath, [BIN, 'encrypt', '--file', file, '--kid', KID, '--key', KEY, '--out', envelope]);
+    await run(process.execPath, [
+      BIN,
+      'encrypt',
+      '--file',
+      file,
+      '--kid',
+      KID,
+      '--key',
+      KEY,
+      '--out',
+      envelope,
+    ]);
     const envelopeSize = (await stat(envelope)).size;
 
     const cases = [
@@ -159,8 +172,26 @@ async function main() {
       {
         name: 'watching, an envelope (curl -T)',
         flags: ['--watch'],
-        body: ['-X', 'POST', '-T', envelope, '-H', 'content-type: application/json', '-H', 'x-encryption: JWE'],
-        direct: ['-X', 'POST', '-T', envelope, '-H', 'content-type: application/json', '-H', 'x-encryption: JWE'],
+        body: [
+          '-X',
+          'POST',
+          '-T',
+          envelope,
+          '-H',
+          'content-type: application/json',
+          '-H',
+          'x-encryption: JWE',
+        ],
+        direct: [
+          '-X',
+          'POST',
+          '-T',
+          envelope,
+          '-H',
+          'content-type: application/json',
+          '-H',
+          'x-encryption: JWE',
+        ],
         sent: envelopeSize,
         note: 'bytes pass untouched; straight: the same envelope',
       },
