@@ -316,3 +316,29 @@ describe('stopping', () => {
     }
   });
 });
+
+describe('redirects are never followed', () => {
+  it('a redirect to another origin after a sealed request is refused; one on the upstream points back at the proxy', async () => {
+    const redirecting = await upstream((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        const location = request.url === '/away' ? 'http://elsewhere.invalid/collect' : '/moved';
+        response.writeHead(307, { location }).end();
+      });
+    });
+    const proxy = await startProxyProcess(['--upstream', redirecting.url]);
+    try {
+      const away = await curlJson(proxy, '/away');
+      expect(away.code).toBe(22);
+      expect(away.body).toMatchObject({ error: { code: 'ERR_PROXY_REDIRECT_OFF_ORIGIN' } });
+      const home = await runTool('curl', ['-sS', '-i', `${proxy.url}/here`]);
+      expect(home.stdout).toMatch(/^HTTP\/1\.1 307/);
+      expect(home.stdout).toMatch(
+        new RegExp(`^location: http://127\\.0\\.0\\.1:${proxy.port}/moved\\r?$`, 'mi'),
+      );
+    } finally {
+      expect(await proxy.stop()).toBe(0);
+      await closeServer(redirecting.server);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/run-cli.js';
+import { runCli, tempDir } from '../helpers/run-cli.js';
 import { KID, type ProxyProcess, referenceService, runTool, startProxyProcess, TOKEN } from './support.js';
 
 let service: Awaited<ReturnType<typeof referenceService>>;
@@ -140,5 +140,17 @@ describe('sealing mode with curl and HTTPie, unmodified', () => {
     ]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ encrypted: true, size: 22, task: 'pii' });
+  });
+});
+
+describe('jwe-transport proxy --help and usage', () => {
+  it('explains both modes, and refuses to start without an upstream', async () => {
+    const help = await runCli(['proxy', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('sealing (default)');
+    expect(help.stdout).toContain('watching (--watch)');
+    const missing = await runCli(['proxy'], { env: { JWE_KEY: 'k9PzR2vQ7wXy4LmN' } });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--upstream URL');
   });
 });
