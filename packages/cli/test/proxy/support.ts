@@ -9,13 +9,14 @@ export const CLIENT_SECRET = 'proxy-test-secret-1';
 export const TOKEN = 'proxy-static-token-1';
 
 /** The reference service on 127.0.0.1:0, recording the lines it logs (method, path, status, jwe or plain, kid). */
-export async function referenceService(): Promise<ReferenceService & { log: string[] }> {
+export async function referenceService(uploadLimit?: string): Promise<ReferenceService & { log: string[] }> {
   const log: string[] = [];
   const service = await startReferenceService({
     keys: { [KID]: KEY },
     clients: { [CLIENT_ID]: CLIENT_SECRET },
     tokens: [TOKEN],
     processingMs: 20,
+    ...(uploadLimit === undefined ? {} : { uploadLimit }),
     log: (line) => log.push(line),
   });
   return Object.assign(service, { log });
@@ -46,8 +47,9 @@ const EXCHANGE_LINE = /^\d\d:\d\d:\d\d {2}/;
 export async function startProxyProcess(
   args: readonly string[],
   env: Record<string, string> = {},
+  entry = BIN,
 ): Promise<ProxyProcess> {
-  const child = spawn(process.execPath, [BIN, 'proxy', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [entry, 'proxy', '--port', '0', ...args], {
     env: { PATH: process.env.PATH ?? '', JWE_KEY: `${KID}=${KEY}`, ...env },
   });
   let out = '';
