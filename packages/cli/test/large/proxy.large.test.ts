@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { decryptJson } from '@jwe-transport/codec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, tempDir } from '../helpers/run-cli.js';
 import { KEY, KID, referenceService, runTool, startProxyProcess, TOKEN } from '../proxy/support.js';
@@ -92,7 +93,7 @@ describe('1 GiB uploads through jwe-transport proxy', () => {
     expect(maxRssMb).toBeLessThan(MEMORY_BOUND_MB);
   });
 
-  it('watching: an envelope made beforehand passes untouched; the service opens it', async () => {
+  it('watching: an envelope made beforehand passes untouched both ways; the service opens it', async () => {
     const envelope = tmp.path('recording.json');
     expect(
       await run(process.execPath, [
@@ -109,10 +110,13 @@ describe('1 GiB uploads through jwe-transport proxy', () => {
       ]),
     ).toBe(0);
     expect((await stat(envelope)).size).toBeGreaterThan(FILE_BYTES);
-    const { record, maxRssMb } = await uploadThrough(
+    const { record: sealed, maxRssMb } = await uploadThrough(
       ['--watch'],
       ['-X', 'POST', '-T', envelope, '-H', 'Content-Type: application/json', '-H', 'X-Encryption: JWE'],
     );
+    // The service's sealed answer reaches curl untouched, as it left the service.
+    expect(sealed).toHaveProperty('ciphertext');
+    const record = await decryptJson(JSON.stringify(sealed), KEY);
     expect(record).toMatchObject({ encrypted: true, size: FILE_BYTES, sha256: fileSha256 });
     expect(maxRssMb).toBeLessThan(MEMORY_BOUND_MB);
   });
