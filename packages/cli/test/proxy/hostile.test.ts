@@ -229,11 +229,12 @@ describe('fail closed on what the upstream answers', () => {
 });
 
 describe('a tool that hangs up mid-upload', () => {
-  for (const kind of ['multipart', 'raw'] as const) {
+  for (const kind of ['multipart', 'raw', 'watching'] as const) {
     it(`${kind}: leaves no temporary file and no unhandled error, and the proxy keeps serving`, async () => {
       const service = await referenceService();
       const tmp = await mkdtemp(join(tmpdir(), 'jwe-proxy-tmp-'));
-      const proxy = await startProxyProcess(['--upstream', service.url], { TMPDIR: tmp });
+      const watching = kind === 'watching' ? ['--watch'] : [];
+      const proxy = await startProxyProcess(['--upstream', service.url, ...watching], { TMPDIR: tmp });
       try {
         const boundary = 'jwe-proxy-boundary';
         const head =
@@ -241,7 +242,11 @@ describe('a tool that hangs up mid-upload', () => {
             ? `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`
             : '';
         const type =
-          kind === 'multipart' ? `multipart/form-data; boundary=${boundary}` : 'application/octet-stream';
+          kind === 'multipart'
+            ? `multipart/form-data; boundary=${boundary}`
+            : kind === 'watching'
+              ? 'application/json\r\nX-Encryption: JWE'
+              : 'application/octet-stream';
         await new Promise<void>((resolve, reject) => {
           const socket = connect(proxy.port, '127.0.0.1', () => {
             socket.write(
@@ -259,9 +264,10 @@ describe('a tool that hangs up mid-upload', () => {
         const [line] = await proxy.waitForLines(1);
         expect(line).toMatch(/FAILED ERR_/);
         expect(await filesUnder(tmp)).toEqual([]);
+        // Sealing mode seals this call; watching mode forwards its plaintext, which the service refuses.
         const after = await curlJson(proxy);
-        expect(after.code).toBe(0);
-        expect(after.body).toMatchObject({ status: 'otp_sent' });
+        if (kind === 'watching') expect(after.body).toMatchObject({ error: { type: 'jwe.required' } });
+        else expect(after.body).toMatchObject({ status: 'otp_sent' });
         expect(await proxy.stop()).toBe(0);
         expect(proxy.stderr()).not.toMatch(/Unhandled|TypeError|ReferenceError| {4}at /);
         expect(await filesUnder(tmp)).toEqual([]);
