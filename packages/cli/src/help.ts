@@ -30,6 +30,7 @@ Commands:
   compact   flattened JSON envelope -> compact protected..iv.ciphertext.tag
   expand    compact JWE -> flattened JSON envelope
   web       serve the envelope inspector page on 127.0.0.1 and open it in a browser
+  proxy     let curl, HTTPie, Postman or an app speak the encrypted API, and watch every exchange
 
 FILE is read from standard input when it is - or left out.
 
@@ -160,6 +161,54 @@ Options:
 
 Example:
   npx -p @jwe-transport/cli jwe-transport web
+`,
+  proxy: `Usage: jwe-transport proxy --upstream URL [options]
+
+Listens on 127.0.0.1 and forwards every request to one upstream origin (http or https), in one of
+two modes:
+
+  sealing (default)  Tools send plaintext: plain JSON bodies, and file uploads as multipart (-F) or
+                     raw bytes. The proxy seals them as the service expects (X-Encryption: JWE; JSON
+                     as it is, a file as {"file": "<base64>"}, streamed when large), opens the sealed
+                     answer and hands back the plaintext, marked x-jwe-decrypted: <kid>. Sealed
+                     errors are opened too. A plain 2xx answer to a sealed request, or an answer
+                     that does not authenticate, is refused (502, x-jwe-proxy-error: <code>).
+  watching (--watch) An app that already seals points at the proxy instead of the service. Bytes
+                     pass untouched both ways; the proxy opens copies of the envelopes on the side.
+
+One line per exchange: time, method, path, status, outcome (with the error code), kid, sizes and
+duration. The proxy forwards only to --upstream: absolute-form requests for other hosts and
+CONNECT are refused, and so is any Host header that is not the proxy's own address (DNS
+rebinding). It never follows a redirect; one to another origin after a sealed request is refused.
+
+Options:
+      --upstream URL    the origin to forward to (required), e.g. https://api.example.com
+      --watch           watching mode instead of sealing
+      --kid KID         the kid to seal with (with a kid=key list, also picks the key)
+      --port N          the port to listen on (default 0: any free port; the URL is printed)
+      --verbose         print the opened bodies under each line (JSON pretty-printed, files as
+                        name, type, size and SHA-256)
+      --no-mask         show identifiers (Aadhaar-like numbers, phones, e-mails) unmasked in --verbose
+      --har FILE        write a HAR 1.2 of the session: the sealed bodies as they travelled, and the
+                        opened ones beside them in "_opened" fields. Holds plaintext, never a key.
+      --ca FILE         trust this CA (PEM) for the upstream, besides the system's
+      --insecure        do not check the upstream's certificate (test servers only; every line says so)
+      --timeout SECONDS wait this long for the upstream to connect, answer and send (default 60)
+      --listen ADDRESS  listen on another address than 127.0.0.1 (warns: others can then use your key)
+
+${KEYS}
+
+      --no-color        no colour (colour is used only on a terminal; NO_COLOR works too)
+  -h, --help            this help
+
+Ctrl-C stops taking requests and waits for the exchanges in flight; a second Ctrl-C, or SIGTERM,
+cuts them off. Either way the HAR file is complete and the proxy's temporary files are removed.
+
+Examples:
+  jwe-transport proxy --upstream https://api.example.com -k key.txt --kid k1 --port 8080
+  curl -s localhost:8080/abdm/na/v1/registration/aadhaar/init -H 'content-type: application/json' -d '{"aadhaar_number":"999941057058"}'
+  curl -s -F file=@scan.pdf 'localhost:8080/mr/api/v2/docs?task=smart'
+  jwe-transport proxy --watch --upstream https://staging.example.com -k keys.txt --har session.har --verbose
 `,
   expand: `Usage: jwe-transport expand [FILE|-] [options]
 

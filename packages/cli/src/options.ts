@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { usageError } from './cli-error.js';
 
-export const COMMANDS = ['decrypt', 'encrypt', 'inspect', 'compact', 'expand', 'web'] as const;
+export const COMMANDS = ['decrypt', 'encrypt', 'inspect', 'compact', 'expand', 'web', 'proxy'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 /** Every option of every command; `parseCommandLine` then refuses the ones a command does not take. */
@@ -21,6 +21,16 @@ const OPTIONS = {
   compact: { type: 'boolean' },
   port: { type: 'string' },
   'no-open': { type: 'boolean' },
+  upstream: { type: 'string' },
+  listen: { type: 'string' },
+  watch: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  har: { type: 'string' },
+  ui: { type: 'boolean' },
+  ca: { type: 'string' },
+  insecure: { type: 'boolean' },
+  timeout: { type: 'string' },
+  'no-mask': { type: 'boolean' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -34,6 +44,11 @@ const ALLOWED: Record<CommandName, readonly OptionName[]> = {
   compact: [...GLOBAL, 'out', 'force'],
   expand: [...GLOBAL, 'out', 'force', 'kid'],
   web: ['help', 'version', 'json', 'no-color', 'port', 'no-open'],
+  proxy: [
+    ...(['help', 'version', 'no-color', 'kid', 'port', 'upstream', 'listen', 'watch', 'verbose'] as const),
+    ...(['har', 'ui', 'ca', 'insecure', 'timeout', 'no-open', 'no-mask'] as const),
+    ...KEYS,
+  ],
 };
 
 export type OptionValues = ReturnType<

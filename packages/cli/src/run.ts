@@ -3,6 +3,7 @@ import { compactCommand, expandCommand } from './commands/convert.js';
 import { decryptCommand } from './commands/decrypt.js';
 import { encryptCommand } from './commands/encrypt.js';
 import { inspectCommand } from './commands/inspect.js';
+import { proxyCommand } from './commands/proxy.js';
 import { webCommand } from './commands/web.js';
 import { type CommandContext, createContext } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -20,6 +21,7 @@ const COMMANDS: Record<CommandName, (ctx: CommandContext) => Promise<ExitCode>> 
   compact: compactCommand,
   expand: expandCommand,
   web: webCommand,
+  proxy: proxyCommand,
 };
 
 async function reportError(io: CliIo, error: CliError, json: boolean, noColor: boolean): Promise<void> {

@@ -31,7 +31,10 @@ function modeOf(ctx: CommandContext): Mode {
 }
 
 /** The key to encrypt with and the kid to send: --kid picks from a kid=key list, or labels a single key. */
-function pickKey(keys: KeySet, kidOption: string | undefined): { key: KeyInput; kid: string | undefined } {
+export function pickKey(
+  keys: KeySet,
+  kidOption: string | undefined,
+): { key: KeyInput; kid: string | undefined } {
   if (kidOption !== undefined) {
     const named = keys.entries.find((entry) => entry.kid === kidOption);
     if (named) return { key: named.key, kid: kidOption };

@@ -92,7 +92,7 @@ function listen(server: Server, port: number): Promise<number> {
 }
 
 /** The platform's "open this URL" command; a failure is reported, never fatal (the URL is printed anyway). */
-function openBrowser(url: string, warn: (text: string) => Promise<void>): void {
+export function openBrowser(url: string, warn: (text: string) => Promise<void>): void {
   const [command, args] =
     process.platform === 'darwin'
       ? ['open', [url]]
