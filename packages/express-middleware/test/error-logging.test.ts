@@ -59,35 +59,106 @@ describe.each(EXPRESS_VERSIONS)('5xx answers on $name', ({ create }) => {
   });
 });
 
-describe('the default 5xx report', () => {
-  it('goes to stderr with the method, path and stack, and without the key or the decrypted body', async () => {
-    const child = spawn(process.execPath, [join(import.meta.dirname, 'fixtures/failing-route-server.mjs')], {
-      env: { ...process.env, ROUTE_KEY: KEY_A },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+/** The failing-route fixture, run as its own process; `output()` is what it wrote so far. */
+async function startFixture(env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'fixtures/failing-route-server.mjs')], {
+    env: { ...process.env, ROUTE_KEY: KEY_A, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  const { port } = JSON.parse(line.toString());
+  let stdout = '';
+  let stderr = '';
+  const waiting: Array<{ test: () => boolean; resolve: () => void }> = [];
+  const check = () => {
+    for (const wait of waiting.splice(0)) {
+      if (wait.test()) wait.resolve();
+      else waiting.push(wait);
+    }
+  };
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk;
+    check();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk;
+    check();
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    output: () => ({ stdout, stderr }),
+    /** Resolves once `test` holds for what the child wrote (checked on each write). */
+    until: (test: () => boolean) =>
+      new Promise<void>((resolve) => {
+        waiting.push({ test, resolve });
+        check();
+      }),
+    stop: async () => {
+      const closed = once(child, 'close');
+      child.kill('SIGTERM');
+      // 'close' comes after the child's output streams ended.
+      await closed;
+    },
+  };
+}
+
+describe('the default report, on the console', () => {
+  it('logs a refusal on stdout with the method, path, status, code and kid, and no key', async () => {
+    const fixture = await startFixture();
     try {
-      const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-      const { port } = JSON.parse(line.toString());
-      let stderr = '';
-      const logged = new Promise<void>((resolve) => {
-        child.stderr!.on('data', (chunk: Buffer) => {
-          stderr += chunk;
-          if (stderr.includes('\n    at ')) resolve();
-        });
-      });
       const response = await postEncrypted(
-        `http://127.0.0.1:${port}/orders?token=abc`,
+        `${fixture.url}/orders?token=abc`,
+        await encryptJson({ card: '4111-1111' }, 'ponmlkjihgfedcba', { kid: 'kid-a' }),
+      );
+      expect(response.status).toBe(400);
+      await fixture.until(() => fixture.output().stdout.includes('jwe: refused'));
+      const { stdout, stderr } = fixture.output();
+      expect(stdout).toContain('jwe: refused POST /orders 400 ERR_JWE_DECRYPTION_FAILED kid="kid-a"\n');
+      expect(stdout + stderr).not.toContain('token=abc');
+      expect(stdout + stderr).not.toContain(KEY_A);
+    } finally {
+      await fixture.stop();
+    }
+  });
+
+  it('logs a 5xx on stderr with the method, path and stack, and without the key or the decrypted body', async () => {
+    const fixture = await startFixture();
+    try {
+      const response = await postEncrypted(
+        `${fixture.url}/orders?token=abc`,
         await encryptJson({ card: '4111-1111' }, KEY_A, { kid: 'kid-a' }),
       );
       expect(response.status).toBe(500);
-      await logged;
-      expect(stderr).toContain('jweErrorHandler: 500 for POST /orders: Error: the database is down');
-      expect(stderr).not.toContain(KEY_A);
-      expect(stderr).not.toContain('4111-1111');
-      expect(stderr).not.toContain('token=abc');
+      await fixture.until(() => fixture.output().stderr.includes('\n    at '));
+      const { stdout, stderr } = fixture.output();
+      expect(stderr).toContain(
+        'jwe: failed POST /orders 500 ERR_INTERNAL kid="kid-a"\nError: the database is down',
+      );
+      expect(stdout + stderr).not.toContain(KEY_A);
+      expect(stdout + stderr).not.toContain('4111-1111');
+      expect(stdout + stderr).not.toContain('token=abc');
     } finally {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
+      await fixture.stop();
     }
+  });
+
+  it('logs nothing with logger: false', async () => {
+    const fixture = await startFixture({ QUIET: '1' });
+    try {
+      const refused = await postEncrypted(
+        `${fixture.url}/orders`,
+        await encryptJson({ a: 1 }, 'ponmlkjihgfedcba', { kid: 'kid-a' }),
+      );
+      expect(refused.status).toBe(400);
+      const failed = await postEncrypted(
+        `${fixture.url}/orders`,
+        await encryptJson({ a: 1 }, KEY_A, { kid: 'kid-a' }),
+      );
+      expect(failed.status).toBe(500);
+    } finally {
+      await fixture.stop();
+    }
+    // The child's streams have closed: everything it wrote has been read.
+    expect(fixture.output()).toEqual({ stdout: '', stderr: '' });
   });
 });
