@@ -29,7 +29,9 @@ export const codec = () => import(new URL('../../packages/codec/dist/index.node.
  */
 export async function byHand() {
   const { decrypt, encrypt, encryptJson } = await codec();
-  const { JweServer } = await import(new URL('../../packages/server-core/dist/index.js', import.meta.url).href);
+  const { JweServer } = await import(
+    new URL('../../packages/server-core/dist/index.js', import.meta.url).href
+  );
   // The engine's own strict parser (strictJson and maxDepth at their defaults).
   const parser = new JweServer({ keys: { [KID]: KEY } });
   const parsePlaintext = (plaintext) => parser.parsePlaintext(plaintext);
