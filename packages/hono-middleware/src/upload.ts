@@ -16,6 +16,9 @@ import type { MiddlewareHandler } from 'hono';
 import { refuse } from './refuse.js';
 import { markReadsBody } from './skip.js';
 
+// Re-exported on purpose (the README says so): the types an upload route's code names.
+export type { UploadedFile, UploadOptions } from '@jwe-transport/server-core/node';
+
 declare module 'hono' {
   interface ContextVariableMap {
     /** Set by `jweUpload()`: the uploaded file, after it was stored and (if encrypted) authenticated. */
