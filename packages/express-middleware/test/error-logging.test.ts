@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { encryptJson } from '@jwe-transport/codec';
 import { jwe, jweErrorHandler } from '@jwe-transport/express-middleware';
+import { startChildServer } from '@jwe-transport/test-support/server-conformance/child-server';
 import type { Request } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -59,51 +58,14 @@ describe.each(EXPRESS_VERSIONS)('5xx answers on $name', ({ create }) => {
   });
 });
 
-/** The failing-route fixture, run as its own process; `output()` is what it wrote so far. */
-async function startFixture(env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'fixtures/failing-route-server.mjs')], {
-    env: { ...process.env, ROUTE_KEY: KEY_A, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+const startFixture = (env: Record<string, string> = {}) =>
+  startChildServer(join(import.meta.dirname, 'fixtures/failing-route-server.mjs'), {
+    ROUTE_KEY: KEY_A,
+    ...env,
   });
-  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-  const { port } = JSON.parse(line.toString());
-  let stdout = '';
-  let stderr = '';
-  const waiting: Array<{ test: () => boolean; resolve: () => void }> = [];
-  const check = () => {
-    for (const wait of waiting.splice(0)) {
-      if (wait.test()) wait.resolve();
-      else waiting.push(wait);
-    }
-  };
-  child.stdout!.on('data', (chunk: Buffer) => {
-    stdout += chunk;
-    check();
-  });
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk;
-    check();
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    output: () => ({ stdout, stderr }),
-    /** Resolves once `test` holds for what the child wrote (checked on each write). */
-    until: (test: () => boolean) =>
-      new Promise<void>((resolve) => {
-        waiting.push({ test, resolve });
-        check();
-      }),
-    stop: async () => {
-      const closed = once(child, 'close');
-      child.kill('SIGTERM');
-      // 'close' comes after the child's output streams ended.
-      await closed;
-    },
-  };
-}
 
-describe('the default report, on the console', () => {
-  it('logs a refusal on stdout with the method, path, status, code and kid, and no key', async () => {
+describe('the default report, on stderr', () => {
+  it('logs a refusal on stderr with the method, path, status, code and kid, and no key', async () => {
     const fixture = await startFixture();
     try {
       const response = await postEncrypted(
@@ -111,9 +73,11 @@ describe('the default report, on the console', () => {
         await encryptJson({ card: '4111-1111' }, 'ponmlkjihgfedcba', { kid: 'kid-a' }),
       );
       expect(response.status).toBe(400);
-      await fixture.until(() => fixture.output().stdout.includes('jwe: refused'));
+      await fixture.until(() => fixture.output().stderr.includes('jwe: refused'));
       const { stdout, stderr } = fixture.output();
-      expect(stdout).toContain('jwe: refused POST /orders 400 ERR_JWE_DECRYPTION_FAILED kid="kid-a"\n');
+      expect(stderr).toContain('jwe: refused POST /orders 400 ERR_JWE_DECRYPTION_FAILED kid="kid-a"\n');
+      // stdout stays the application's.
+      expect(stdout).toBe('');
       expect(stdout + stderr).not.toContain('token=abc');
       expect(stdout + stderr).not.toContain(KEY_A);
     } finally {

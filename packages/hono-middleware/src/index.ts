@@ -101,7 +101,9 @@ export function jweErrorHandler(
 ): ErrorHandler {
   const reporting = reportingOf(options);
   return async (error, c) => {
-    const response = await refuse(refusals, reporting, c, error);
+    // The request's state names its kid in the report; the answer is sealed by jwe(), not here.
+    const info = c.get('jwe');
+    const response = await refuse(refusals, reporting, c, error, info && { info, responseKey: undefined });
     if (response.status >= 500) {
       try {
         options.onError?.(error, c);

@@ -33,7 +33,7 @@ export interface RefusalReporting {
   /**
    * Logs each refusal with the request's method and path: 4xx at `info` with `code`, `status`,
    * `type` and `kid` (no stack); 5xx at `error` with the error. Default: one line per refusal on
-   * the console (`console.info` for a 4xx, `console.error` for a 5xx); `false` logs nothing.
+   * stderr (`console.warn` for a 4xx, `console.error` with the stack for a 5xx); `false` logs nothing.
    */
   logger?: JweLogger | false;
   /** Called for each refusal with the error and what the answer says. */
@@ -72,13 +72,13 @@ function loggablePath(path: string): string {
 }
 
 /**
- * The default logger: one line per refusal on the console, as Express's own error handler
- * writes to stderr. Only the fields below are printed, never the error's message for a 5xx
- * (the stack goes to `console.error`, as Express prints it).
+ * The default logger: one line per refusal on stderr (`console.warn`, `console.error`), so
+ * stdout stays the application's, as Express's own error handler writes there. The line holds
+ * only the fields below; a 5xx adds the error's stack, as Express prints it.
  */
 export const consoleLogger: JweLogger = {
   info(details) {
-    console.info(refusalLine(details as LoggedRefusal));
+    console.warn(refusalLine(details as LoggedRefusal));
   },
   error(details) {
     const { err } = details as { err?: unknown };

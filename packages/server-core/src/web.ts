@@ -3,10 +3,9 @@ import { isJsonType } from './encryption-header.js';
 import { fileFromPayload } from './file-payload.js';
 import type { JweServer } from './jwe-server.js';
 import { type OpenedBody, openBody } from './open-body.js';
-import type { Opened, OpenedEnvelope } from './opened.js';
+import type { Opened } from './opened.js';
 import { markReadToEnd } from './read-body.js';
 import type { JweRequestInfo } from './request-info.js';
-import type { ParsedPlaintext } from './strict-json.js';
 
 /** An opened Web request: the request a handler should read, and the state its answer needs. */
 export interface WebExchange extends Opened {
