@@ -11,18 +11,18 @@ import {
 } from '@jwe-transport/server-core';
 import { reportingOf } from '@jwe-transport/server-core/adapter';
 import { receiveUploadFrom, resolveUpload } from '@jwe-transport/server-core/adapter/node';
-import { DEFAULT_UPLOAD_LIMIT, type UploadedFile, type UploadOptions } from '@jwe-transport/server-core/node';
+import { DEFAULT_UPLOAD_LIMIT, type JweFile, type UploadOptions } from '@jwe-transport/server-core/node';
 import type { MiddlewareHandler } from 'hono';
 import { refuse } from './refuse.js';
 import { markReadsBody } from './skip.js';
 
 // Re-exported on purpose (the README says so): the types an upload route's code names.
-export type { UploadedFile, UploadOptions } from '@jwe-transport/server-core/node';
+export type { JweFile, UploadOptions } from '@jwe-transport/server-core/node';
 
 declare module 'hono' {
   interface ContextVariableMap {
     /** Set by `jweUpload()`: the uploaded file, after it was stored and (if encrypted) authenticated. */
-    jweFile: UploadedFile;
+    jweFile: JweFile;
   }
 }
 

@@ -4,7 +4,7 @@ import { fileFromPayload } from '../file-payload.js';
 import type { JweServer } from '../jwe-server.js';
 import { parseLimit, type SizeLimit } from '../limit.js';
 import type { Opened } from '../opened.js';
-import { readAll, refuseEarly, streamChunks } from '../read-body.js';
+import { readBody, refuseEarly, streamChunks } from '../read-body.js';
 import { SNIFF_BYTES } from '../sniff.js';
 import { chooseMimeType } from './file-head.js';
 import type { JweFile } from './jwe-file.js';
@@ -26,9 +26,6 @@ export interface UploadOptions {
   fieldName?: string;
 }
 
-/** The uploaded file, shaped like multer's `req.file`. */
-export type UploadedFile = JweFile;
-
 /** An upload as any server hands it over: its headers (lower-case names) and its body (a Node request, a Web stream or any async iterable of bytes). */
 export interface UploadInput {
   headers: Record<string, string | string[] | undefined>;
@@ -42,7 +39,7 @@ const chunksOf = (body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>):
     : (body as AsyncIterable<Uint8Array>);
 
 export interface ReceivedUploadResult extends Opened {
-  file: UploadedFile;
+  file: JweFile;
   /** A multipart form's text fields (none for encrypted uploads). */
   fields: Record<string, string>;
 }
@@ -85,7 +82,7 @@ export async function openFileEnvelope(
   server: JweServer,
   envelope: Uint8Array,
   fieldName: string,
-): Promise<Opened & { file: UploadedFile }> {
+): Promise<Opened & { file: JweFile }> {
   const opened = await server.openEnvelope(envelope);
   let bytes: Uint8Array;
   try {
@@ -151,8 +148,8 @@ export async function receiveUploadFrom(
     );
     return { ...received, fields: {} };
   }
-  refuseEarly(contentEncoding, contentLength, upload.limit);
-  const opened = await openFileEnvelope(server, await readAll(body, upload.limit), upload.fieldName);
+  const envelope = await readBody(body, { limit: upload.limit, contentEncoding, contentLength });
+  const opened = await openFileEnvelope(server, envelope, upload.fieldName);
   return { ...opened, fields: {} };
 }
 
