@@ -5,10 +5,10 @@
  * adapter raises. Not for applications: these names may change between minor versions.
  * @packageDocumentation
  */
-export { isEncryptedHeader, isJsonType } from '../encryption-header.js';
-export { mountOrder, requestTimeout, uploadInvalid } from '../errors.js';
+export { isEncryptedHeader } from '../encryption-header.js';
+export { mountOrder, requestTimeout } from '../errors.js';
 export { fileFromPayload } from '../file-payload.js';
 export { parseLimit } from '../limit.js';
 export { type BodyRequest, type OpenedBody, openBody } from '../open-body.js';
 export { type BodySource, type ReadBodyOptions, readBody } from '../read-body.js';
-export { describeRefusal, type RefusedRequest, reportingOf, reportRefusal } from '../refusal.js';
+export { type RefusedRequest, reportingOf, reportRefusal } from '../refusal.js';
