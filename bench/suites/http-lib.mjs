@@ -29,16 +29,19 @@ export const codec = () => import(new URL('../../packages/codec/dist/index.node.
  */
 export async function byHand() {
   const { decrypt, encrypt, encryptJson } = await codec();
-  const { parsePlaintext } = await import(
-    new URL('../../packages/server-core/dist/adapter/index.js', import.meta.url).href
+  const { JweServer } = await import(
+    new URL('../../packages/server-core/dist/index.js', import.meta.url).href
   );
+  // The engine's own strict parser (strictJson and maxDepth at their defaults).
+  const parser = new JweServer({ keys: { [KID]: KEY } });
+  const parsePlaintext = (plaintext) => parser.parsePlaintext(plaintext);
   return {
     /** The envelope (text or parsed object) to the checked plaintext value. */
-    open: async (envelope) => parsePlaintext(await decrypt(envelope, KEY), true).value,
+    open: async (envelope) => parsePlaintext(await decrypt(envelope, KEY)).value,
     /** `open` that also gives the plaintext bytes. */
     openBytes: async (envelope) => {
       const plaintext = await decrypt(envelope, KEY);
-      return { plaintext, value: parsePlaintext(plaintext, true).value };
+      return { plaintext, value: parsePlaintext(plaintext).value };
     },
     /** Bytes to the envelope object. */
     sealBytes: (bytes) => encrypt(bytes, KEY, { kid: KID }),

@@ -1,6 +1,5 @@
-import { ALG, ENC, type JoseHeader, type KeyInput } from '@jwe-transport/codec';
+import { ALG, ENC, type JoseHeader, type KeyInput, type KeyResolver } from '@jwe-transport/codec';
 import { JweRequestError } from './errors.js';
-import type { ResolvedClientOptions } from './options.js';
 
 const KEY_BYTES = 32;
 const SHARED_KEY_BYTES = KEY_BYTES / 2;
@@ -32,7 +31,10 @@ export function checkStaticKey(key: unknown, kid: string | undefined): void {
 }
 
 /** The key that seals a request: the configured key, or what the resolver returns for `kid`. */
-export async function requestKey(options: ResolvedClientOptions): Promise<KeyInput> {
+export async function requestKey(options: {
+  readonly key: KeyInput | KeyResolver;
+  readonly kid: string | undefined;
+}): Promise<KeyInput> {
   const { key, kid } = options;
   if (typeof key !== 'function') return key;
   const header: JoseHeader = { alg: ALG, enc: ENC };

@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import { isJweHttpError, refuseEarly, requestAborted, tooLarge } from '@jwe-transport/server-core/adapter';
 import { watchIdle } from './idle-timeout.js';
 
 /** Whether a request carries a body at all (the test body-parser uses: a length or chunked framing). */
@@ -7,54 +6,17 @@ export function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
 }
 
-/**
- * The body, read with `data`/`end` listeners (a stream's async iterator costs more than the
- * crypto's share of a small JSON request), with the server core's 413 and abort errors and
- * Express's idle timeout: a client that sends nothing for `idleMs` is answered 408. A refused
- * body is left paused and unread; the answer closes the connection.
- */
-export function readBody(req: IncomingMessage, limit: number, idleMs: number): Promise<Uint8Array> {
-  try {
-    refuseEarly(req.headers['content-encoding'], req.headers['content-length'], limit);
-  } catch (error) {
-    return Promise.reject(error);
-  }
-  if (req.readableEnded) return Promise.resolve(new Uint8Array(0));
-  if (req.destroyed) return Promise.reject(requestAborted());
-  return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    const onData = (chunk: Uint8Array) => {
-      total += chunk.length;
-      if (total > limit) fail(tooLarge(limit, total));
-      else chunks.push(chunk);
-    };
-    const onEnd = () => {
-      done();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
-    };
-    const onError = (error: unknown) => fail(isJweHttpError(error) ? error : requestAborted());
-    const onClose = () => {
-      if (!req.readableEnded) fail(requestAborted());
-    };
-    const stop = watchIdle(req, idleMs, (error) => fail(error));
-    function done() {
-      stop();
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
-    }
-    function fail(error: unknown) {
-      done();
-      req.pause();
-      reject(error);
-    }
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
-  });
+/** Header access for the server core's request reader: one string per header (duplicates joined). */
+export function headerOf(req: IncomingMessage): (name: string) => string | undefined {
+  return (name) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+}
+
+/** Express's idle timeout, as the server core's body reader takes a watcher. */
+export function idleWatch(req: IncomingMessage, idleMs: number) {
+  return (fail: (error: unknown) => void) => watchIdle(req, idleMs, fail);
 }
 
 /**

@@ -1,85 +1,68 @@
-import { encryptSync } from '@jwe-transport/codec';
-import {
-  carriesBody,
-  ENCRYPT_FAILED_BODY,
-  envelopeJson,
-  isJsonType,
-  type ResponseKey,
-} from '@jwe-transport/server-core/adapter';
+import type { JweAnswer, JweServer, Opened } from '@jwe-transport/server-core';
 import type { Response } from 'express';
 
 type Send = (this: Response, body?: unknown) => Response;
 
 /**
- * What each patched response needs: its key (a second jwe() on the same request may update it)
- * and Express's own `send`. Kept beside the response rather than on it: Express responses have a
- * swapped prototype, and every new property on one costs a slow store.
+ * What each patched response needs: the engine and the request's state (a second jwe() on the
+ * same request may update it) and Express's own `send`. Kept beside the response rather than on
+ * it: Express responses have a swapped prototype, and every new property on one costs a slow store.
  */
-const patched = new WeakMap<Response, { key: ResponseKey; send: Send }>();
+const patched = new WeakMap<Response, { server: JweServer; opened: Opened; send: Send }>();
 
 /**
  * `res.send` of every patched response (one function for all of them, so patching allocates
  * nothing per request). Objects reach it as strings: `send(object)` calls `json`, which
- * stringifies and calls `send` again with a JSON content type.
+ * stringifies and calls `send` again with a JSON content type. The engine decides; this only writes.
  */
 const encryptingSend: Send = function (this: Response, body?: unknown) {
   const state = patched.get(this)!;
-  const isText = typeof body === 'string';
-  if (
-    !(isText || body instanceof Uint8Array) ||
-    this.headersSent ||
-    !carriesBody(this.statusCode) ||
-    !isJsonType(this.get('Content-Type'))
-  ) {
+  if (!(typeof body === 'string' || body instanceof Uint8Array) || this.headersSent) {
     return state.send.call(this, body);
   }
-  const options = state.key.kid === undefined ? {} : { kid: state.key.kid };
-  // Sealing synchronously writes the answer before send() returns, as Express's own send does.
-  let envelope: string;
-  try {
-    envelope = envelopeJson(encryptSync(body as string | Uint8Array, state.key.key, options));
-  } catch {
-    // Never fall back to the plaintext: answer a generic error instead.
-    this.statusCode = 500;
-    writeAnswer(this, undefined, ENCRYPT_FAILED_BODY);
+  const answer = state.server.answer(state.opened, this.statusCode, this.get('Content-Type'), body);
+  if (answer instanceof Promise) {
+    // Only a crypto back end without synchronous encryption gets here (never node:crypto).
+    answer.then((decided) => writeAnswer(this, decided, state.send, body));
     return this;
   }
-  writeAnswer(this, 'JWE', envelope);
-  return this;
+  return writeAnswer(this, answer, state.send, body);
 };
 
 /**
- * Makes `res.json()` and `res.send()` of a JSON body go out as an envelope under `key`, with
- * `X-Encryption: JWE` and its `Content-Length`. Bodies written with `res.write`/`res.end`/
- * `res.sendFile` are not JSON answers and are left alone.
+ * Makes `res.json()` and `res.send()` of a JSON body go out as the engine decides: an envelope
+ * under the request's key, with `X-Encryption: JWE` and its `Content-Length`. Bodies written with
+ * `res.write`/`res.end`/`res.sendFile` are not JSON answers and are left alone.
  */
-export function encryptJsonResponses(res: Response, key: ResponseKey): void {
+export function encryptJsonResponses(res: Response, server: JweServer, opened: Opened): void {
   const existing = patched.get(res);
   if (existing) {
-    existing.key = key;
+    existing.opened = opened;
     return;
   }
-  patched.set(res, { key, send: res.send as Send });
+  patched.set(res, { server, opened, send: res.send as Send });
   res.send = encryptingSend as Response['send'];
 }
 
 /**
- * Writes the envelope directly rather than through Express's `send`: a fresh IV makes every
- * envelope unique, so the ETag Express would hash the body for could never match a later request.
+ * Writes the engine's decision. A sealed body is written directly rather than through Express's
+ * `send`: a fresh IV makes every envelope unique, so the ETag Express would hash the body for
+ * could never match a later request.
  */
-function writeAnswer(res: Response, encryption: string | undefined, text: string): void {
+function writeAnswer(res: Response, answer: JweAnswer, send: Send, original: unknown): Response {
+  if (answer.body === undefined) return send.call(res, original);
   // A second answer to the same request (a handler bug) is dropped rather than crashing the process.
-  if (res.headersSent) return;
+  if (res.headersSent) return res;
   try {
-    if (encryption) res.setHeader('X-Encryption', encryption);
-    else res.removeHeader('X-Encryption');
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', Buffer.byteLength(text, 'utf8'));
-    res.removeHeader('ETag');
+    res.statusCode = answer.status;
+    for (const name of answer.remove) res.removeHeader(name);
+    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+    res.setHeader('Content-Length', Buffer.byteLength(answer.body, 'utf8'));
     if (res.req.method === 'HEAD') res.end();
-    else res.end(text, 'utf8');
+    else res.end(answer.body, 'utf8');
   } catch {
     // The handler only asked for JSON; a write that fails (a socket gone bad) drops the connection.
     res.destroy();
   }
+  return res;
 }

@@ -12,9 +12,6 @@ declare global {
   }
 }
 
-/** Kept for code written before `req.file` was declared on Express's `Request`. */
-export type RequestWithFile = Request & { file?: JweFile };
-
 /** The file an upload handler stored for this request; throws when the route has no upload handler. */
 export function uploadedFile(req: Request): JweFile {
   const file = req.file;

@@ -1,10 +1,10 @@
-import type { Opened } from '@jwe-transport/server-core/adapter';
+import type { JweServer, Opened, RefusalReporting } from '@jwe-transport/server-core';
 import type { Request, Response } from 'express';
 import { encryptJsonResponses } from './encrypt-response.js';
 
 /** Records what the core decided on `req.jwe`, and seals JSON answers when it holds a key. */
-export function recordOpened(req: Request, res: Response, opened: Opened): void {
-  if (opened.responseKey) encryptJsonResponses(res, opened.responseKey);
+export function recordOpened(req: Request, res: Response, server: JweServer, opened: Opened): void {
+  if (opened.responseKey) encryptJsonResponses(res, server, opened);
   req.jwe = opened.info;
 }
 
@@ -20,4 +20,17 @@ export function bodyAlreadyRead(req: Request): boolean {
 export function markBodyRead(req: Request, body: unknown): void {
   req.body = body;
   (req as { _body?: boolean })._body = true;
+}
+
+/** The reporting of the jwe()/upload() handler that refused a request, for `jweErrorHandler`. */
+const kReporting = Symbol('jwe-transport refusal reporting');
+
+type WithReporting = Request & { [kReporting]?: RefusalReporting };
+
+export function setRefusalReporting(req: Request, reporting: RefusalReporting): void {
+  (req as WithReporting)[kReporting] = reporting;
+}
+
+export function refusalReportingOf(req: Request): RefusalReporting | undefined {
+  return (req as WithReporting)[kReporting];
 }

@@ -1,41 +1,26 @@
-import {
-  fileFromPayload,
-  isEncryptedHeader,
-  mountOrder,
-  noteKid,
-  uploadInvalid,
-} from '@jwe-transport/server-core/adapter';
-import {
-  chooseMimeType,
-  filePayloadShape,
-  notAnUpload,
-  receiveUploadFrom,
-  resolveUpload,
-} from '@jwe-transport/server-core/adapter/node';
+import { sniffMimeType } from '@jwe-transport/server-core';
+import { fileFromPayload, isEncryptedHeader, mountOrder } from '@jwe-transport/server-core/adapter';
+import { notAnUpload, receiveUploadFrom, resolveUpload } from '@jwe-transport/server-core/adapter/node';
 import { DEFAULT_UPLOAD_LIMIT, type UploadOptions } from '@jwe-transport/server-core/node';
 import type { Request, RequestHandler, Response } from 'express';
 import { hasBody, idleWatched } from './body.js';
 import { type JweFile, setUploadedFile } from './file.js';
 import { runStep } from './middleware.js';
-import { type ExpressSettings, type JweOptions, resolveOptions } from './options.js';
+import { type ExpressSettings, type JweExpressOptions, resolveOptions } from './options.js';
 import { bodyAlreadyRead, markBodyRead, recordOpened } from './request-state.js';
 
 export { DEFAULT_UPLOAD_LIMIT };
 
-export interface JweUploadOptions extends Omit<JweOptions, 'plainJson'>, UploadOptions {}
+export interface JweUploadOptions extends Omit<JweExpressOptions, 'plainJson'>, UploadOptions {}
 
 /** A small envelope an app-level jwe() already opened: the file is in its decrypted body. */
 function fileFromOpenedBody(req: Request, settings: ExpressSettings, fieldName: string): JweFile {
   const { server } = settings;
-  let bytes: Uint8Array;
-  try {
-    const payload = new TextEncoder().encode(JSON.stringify(req.body ?? null));
-    bytes = fileFromPayload(payload, fieldName, server.options.strictJson);
-  } catch {
-    throw uploadInvalid(filePayloadShape(fieldName));
-  }
+  // An `upload.invalid` when the payload is not {"<field>": "<base64>"}.
+  const payload = new TextEncoder().encode(JSON.stringify(req.body ?? null));
+  const bytes = fileFromPayload(payload, fieldName, server.options.strictJson);
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return { fieldname: fieldName, mimetype: chooseMimeType(undefined, buffer), size: buffer.length, buffer };
+  return { fieldname: fieldName, mimetype: sniffMimeType(buffer), size: buffer.length, buffer };
 }
 
 /**
@@ -54,7 +39,7 @@ export function jweUpload(options: JweUploadOptions): RequestHandler {
     ...(fieldName === undefined ? {} : { fieldName }),
   });
   const settings = resolveOptions(
-    { ...rest, limit: upload.limit, plainJson: 'ignore' } as JweOptions,
+    { ...rest, limit: upload.limit, plainJson: 'ignore' } as JweExpressOptions,
     DEFAULT_UPLOAD_LIMIT,
   );
   const { server } = settings;
@@ -65,12 +50,7 @@ export function jweUpload(options: JweUploadOptions): RequestHandler {
       // An app-level jwe() took the (small) envelope apart already; anything else read it blind.
       if (!isEncryptedHeader(req.headers['x-encryption'])) throw notAnUpload(upload.fieldName);
       if (!req.jwe?.encrypted) throw mountOrder('upload()');
-      try {
-        setUploadedFile(req, fileFromOpenedBody(req, settings, upload.fieldName));
-      } catch (error) {
-        noteKid(error, req.jwe.kid);
-        throw error;
-      }
+      setUploadedFile(req, fileFromOpenedBody(req, settings, upload.fieldName));
       return;
     }
     const received = await receiveUploadFrom(
@@ -81,7 +61,7 @@ export function jweUpload(options: JweUploadOptions): RequestHandler {
       },
       upload,
     );
-    if (!req.jwe?.encrypted || received.info.encrypted) recordOpened(req, res, received);
+    if (!req.jwe?.encrypted || received.info.encrypted) recordOpened(req, res, server, received);
     setUploadedFile(req, received.file);
     markBodyRead(req, received.fields);
   });

@@ -1,8 +1,8 @@
 import { jwe, jweErrorHandler } from '@jwe-transport/express-middleware';
 import {
   DIAGNOSTICS_KEYS,
-  expectWrongKeyOpenTraced,
-} from '@jwe-transport/test-support/diagnostics/wrong-key-open';
+  expectOpenAndSealTraced,
+} from '@jwe-transport/test-support/diagnostics/server-events';
 import { afterEach, describe, it } from 'vitest';
 import { EXPRESS_VERSIONS, listen, type Running } from './helpers.js';
 
@@ -12,15 +12,15 @@ afterEach(async () => {
   server = undefined;
 });
 
-describe.each(EXPRESS_VERSIONS)('jwe-transport:open on $name', ({ create }) => {
-  it('publishes a wrong-key request as an error with its code and kid, without the keys', async () => {
+describe.each(EXPRESS_VERSIONS)('jwe-transport:open and jwe-transport:seal on $name', ({ create }) => {
+  it('publishes a sealed answer, a refusal before authentication and a sealed refusal, without the keys', async () => {
     const app = create();
-    app.use(jwe({ keys: DIAGNOSTICS_KEYS }));
+    app.use(jwe({ keys: DIAGNOSTICS_KEYS, logger: false }));
     app.post('/echo', (req, res) => {
       res.json(req.body);
     });
-    app.use(jweErrorHandler());
+    app.use(jweErrorHandler({ logger: false }));
     server = await listen(app);
-    await expectWrongKeyOpenTraced(`${server.url}/echo`);
+    await expectOpenAndSealTraced(`${server.url}/echo`);
   });
 });

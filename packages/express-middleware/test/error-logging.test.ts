@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { encryptJson } from '@jwe-transport/codec';
 import { jwe, jweErrorHandler } from '@jwe-transport/express-middleware';
+import { startChildServer } from '@jwe-transport/test-support/server-conformance/child-server';
 import type { Request } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -59,35 +58,71 @@ describe.each(EXPRESS_VERSIONS)('5xx answers on $name', ({ create }) => {
   });
 });
 
-describe('the default 5xx report', () => {
-  it('goes to stderr with the method, path and stack, and without the key or the decrypted body', async () => {
-    const child = spawn(process.execPath, [join(import.meta.dirname, 'fixtures/failing-route-server.mjs')], {
-      env: { ...process.env, ROUTE_KEY: KEY_A },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+const startFixture = (env: Record<string, string> = {}) =>
+  startChildServer(join(import.meta.dirname, 'fixtures/failing-route-server.mjs'), {
+    ROUTE_KEY: KEY_A,
+    ...env,
+  });
+
+describe('the default report, on stderr', () => {
+  it('logs a refusal on stderr with the method, path, status, code and kid, and no key', async () => {
+    const fixture = await startFixture();
     try {
-      const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-      const { port } = JSON.parse(line.toString());
-      let stderr = '';
-      const logged = new Promise<void>((resolve) => {
-        child.stderr!.on('data', (chunk: Buffer) => {
-          stderr += chunk;
-          if (stderr.includes('\n    at ')) resolve();
-        });
-      });
       const response = await postEncrypted(
-        `http://127.0.0.1:${port}/orders?token=abc`,
+        `${fixture.url}/orders?token=abc`,
+        await encryptJson({ card: '4111-1111' }, 'ponmlkjihgfedcba', { kid: 'kid-a' }),
+      );
+      expect(response.status).toBe(400);
+      await fixture.until(() => fixture.output().stderr.includes('jwe: refused'));
+      const { stdout, stderr } = fixture.output();
+      expect(stderr).toContain('jwe: refused POST /orders 400 ERR_JWE_DECRYPTION_FAILED kid="kid-a"\n');
+      // stdout stays the application's.
+      expect(stdout).toBe('');
+      expect(stdout + stderr).not.toContain('token=abc');
+      expect(stdout + stderr).not.toContain(KEY_A);
+    } finally {
+      await fixture.stop();
+    }
+  });
+
+  it('logs a 5xx on stderr with the method, path and stack, and without the key or the decrypted body', async () => {
+    const fixture = await startFixture();
+    try {
+      const response = await postEncrypted(
+        `${fixture.url}/orders?token=abc`,
         await encryptJson({ card: '4111-1111' }, KEY_A, { kid: 'kid-a' }),
       );
       expect(response.status).toBe(500);
-      await logged;
-      expect(stderr).toContain('jweErrorHandler: 500 for POST /orders: Error: the database is down');
-      expect(stderr).not.toContain(KEY_A);
-      expect(stderr).not.toContain('4111-1111');
-      expect(stderr).not.toContain('token=abc');
+      await fixture.until(() => fixture.output().stderr.includes('\n    at '));
+      const { stdout, stderr } = fixture.output();
+      expect(stderr).toContain(
+        'jwe: failed POST /orders 500 ERR_INTERNAL kid="kid-a"\nError: the database is down',
+      );
+      expect(stdout + stderr).not.toContain(KEY_A);
+      expect(stdout + stderr).not.toContain('4111-1111');
+      expect(stdout + stderr).not.toContain('token=abc');
     } finally {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
+      await fixture.stop();
     }
+  });
+
+  it('logs nothing with logger: false', async () => {
+    const fixture = await startFixture({ QUIET: '1' });
+    try {
+      const refused = await postEncrypted(
+        `${fixture.url}/orders`,
+        await encryptJson({ a: 1 }, 'ponmlkjihgfedcba', { kid: 'kid-a' }),
+      );
+      expect(refused.status).toBe(400);
+      const failed = await postEncrypted(
+        `${fixture.url}/orders`,
+        await encryptJson({ a: 1 }, KEY_A, { kid: 'kid-a' }),
+      );
+      expect(failed.status).toBe(500);
+    } finally {
+      await fixture.stop();
+    }
+    // The child's streams have closed: everything it wrote has been read.
+    expect(fixture.output()).toEqual({ stdout: '', stderr: '' });
   });
 });

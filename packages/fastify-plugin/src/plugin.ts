@@ -1,21 +1,18 @@
 import { JweHttpError, JweServer } from '@jwe-transport/server-core';
-import {
-  describeRefusal,
-  errorBody,
-  isEncryptedHeader,
-  isJsonType,
-  isJweHttpError,
-  noteKid,
-  openedOfError,
-  refuseEarly,
-  reportRefusal,
-  statusOf,
-  tooLarge,
-} from '@jwe-transport/server-core/adapter';
+import { isEncryptedHeader, reportRefusal } from '@jwe-transport/server-core/adapter';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { installJsonParser } from './json-parser.js';
+import { refuse } from './refuse.js';
 import { sealReplies } from './seal-reply.js';
-import { awaitsDecryption, declareState, hasBody, markPending, setOpened } from './state.js';
+import {
+  awaitsDecryption,
+  declareRefusal,
+  declareState,
+  hasBody,
+  keptRefusal,
+  markPending,
+  setOpened,
+} from './state.js';
 import type { JweFastifyOptions, JweRouteConfig } from './types.js';
 import { receiveMultipartUpload, streamEncryptedUploads, uploadLimit } from './upload.js';
 
@@ -27,40 +24,32 @@ const PENDING_INFO = Object.freeze({
   encryptsResponse: false,
 });
 
-function installErrorHandler(fastify: FastifyInstance): void {
+/**
+ * Where the application has not set an error handler (Fastify's default is in place), answers
+ * route failures (5xx) in the server core's shape, message hidden, logged at error through
+ * `request.log`; Fastify's own client errors keep Fastify's answer. Registered where the plugin
+ * is, so an application handler set before the plugin is left in place (nothing is installed)
+ * and one set after replaces this one: either sees every error that is not the plugin's.
+ */
+function installDefaultErrorHandler(fastify: FastifyInstance, server: JweServer): void {
   const previous = fastify.errorHandler;
-  fastify.setErrorHandler(function jweErrorHandler(error: unknown, request, reply) {
-    if ((error as { code?: unknown } | null)?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      error = tooLarge(request.routeOptions.bodyLimit ?? 0, undefined);
-    }
-    const status = statusOf(error);
-    // Fastify's own client errors keep Fastify's answer and its own info-level log line.
-    if (!isJweHttpError(error) && status < 500) return previous.call(this, error, request, reply);
-    // Every other refusal says why through the request's logger: a 4xx at info with its code and
-    // kid (no stack), a 5xx at error with the error; the answer hides a 5xx's message.
-    if (request.jwe.encrypted) noteKid(error, request.jwe.kid);
-    // Raised after an upload's envelope authenticated: its answer is sealed like any other.
-    const opened = openedOfError(error);
-    if (opened && !request.jwe.encrypted) setOpened(request, opened);
-    reportRefusal(error, { logger: request.log }, describeRefusal(error));
-    // A refused body may be left unread: close the connection rather than drain it.
-    if (!request.raw.complete) reply.header('connection', 'close');
-    return reply.code(statusOf(error)).send(errorBody(error));
+  if (previous.name !== 'defaultErrorHandler') return;
+  fastify.setErrorHandler(function jweDefaultErrorHandler(error: unknown, request, reply) {
+    const refusal = server.refusal(error);
+    if (!(error instanceof JweHttpError) && refusal.status < 500)
+      return previous.call(this, error, request, reply);
+    reportRefusal(error, { logger: request.log }, refusal.report, {
+      method: request.method,
+      path: request.url,
+    });
+    return reply.code(refusal.status).headers(refusal.headers).send(refusal.body);
   });
 }
 
-/** Whether the route takes uploads, and the request is the plain (multipart) kind. */
-function plainUploads(server: JweServer) {
-  return async (request: FastifyRequest): Promise<void> => {
-    const upload = request.routeOptions.config.jwe?.upload;
-    if (!upload || request.jweFile || request.jwe.encrypted) return;
-    await receiveMultipartUpload(server, request, upload);
-  };
-}
-
 export async function jwePlugin(fastify: FastifyInstance, options: JweFastifyOptions): Promise<void> {
-  const server = new JweServer(options);
-  const receivePlain = plainUploads(server);
+  const { errorHandler, ...serverOptions } = options;
+  const server = new JweServer(serverOptions);
+  const answerOwn = errorHandler !== false;
   // Upload routes read multipart bodies themselves: Fastify only has to leave them unread
   // (@fastify/multipart, when registered first, does the same).
   if (!fastify.hasContentTypeParser('multipart/form-data')) {
@@ -69,19 +58,15 @@ export async function jwePlugin(fastify: FastifyInstance, options: JweFastifyOpt
   fastify.decorateRequest('jwe', null as never);
   fastify.decorateRequest('jweFile', null);
   declareState(fastify);
+  declareRefusal(fastify);
   fastify.decorate('jweServer', server);
 
   // Callback-style hooks where no await is needed: every JSON request passes through them.
-  fastify.addHook('onRequest', (request, _reply, done) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
     request.jwe = PENDING_INFO;
     try {
       const withBody = hasBody(request);
-      const encrypted = isEncryptedHeader(request.headers['x-encryption']);
-      // A compressed envelope or JSON body is a 415 on every adapter.
-      if (withBody && (encrypted || isJsonType(request.headers['content-type']))) {
-        refuseEarly(request.headers['content-encoding'], undefined, Number.POSITIVE_INFINITY);
-      }
-      if (withBody && encrypted) {
+      if (withBody && isEncryptedHeader(request.headers['x-encryption'])) {
         // An envelope is JSON whatever its Content-Type says, as on the other adapters.
         if (request.headers['content-type'] === undefined)
           request.headers['content-type'] = 'application/json';
@@ -94,22 +79,27 @@ export async function jwePlugin(fastify: FastifyInstance, options: JweFastifyOpt
         setOpened(request, opened);
         done();
       } else {
-        server.openPlain(withBody).then((state) => {
-          setOpened(request, state);
-          done();
-        }, done);
+        server.openPlain(withBody).then(
+          (state) => {
+            setOpened(request, state);
+            done();
+          },
+          (error: unknown) => refuse(server, answerOwn, request, reply, error),
+        );
       }
     } catch (error) {
-      done(error as Error);
+      refuse(server, answerOwn, request, reply, error);
     }
   });
   fastify.addHook('onRoute', (route) => {
     const upload = (route.config as { jwe?: JweRouteConfig } | undefined)?.jwe?.upload;
     if (!upload) return;
-    // Fastify reads in-memory uploads itself: let it read up to the upload limit.
+    // Fastify hands in-memory uploads to the parser: let it take up to the upload limit.
     route.bodyLimit = Math.max(route.bodyLimit ?? 0, uploadLimit(upload));
     const validators = route.preValidation === undefined ? [] : [route.preValidation].flat();
-    route.preValidation = [...validators, receivePlain] as NonNullable<typeof route.preValidation>;
+    route.preValidation = [...validators, receivePlainUploads(server, answerOwn)] as NonNullable<
+      typeof route.preValidation
+    >;
     if (upload.dest === undefined) return;
     const dest = upload.dest;
     const hooks = route.preParsing === undefined ? [] : [route.preParsing].flat();
@@ -118,19 +108,43 @@ export async function jwePlugin(fastify: FastifyInstance, options: JweFastifyOpt
     >;
   });
   installJsonParser(fastify, server);
-  fastify.addHook('preValidation', (request, _reply, done) => {
+  fastify.addHook('preValidation', (request, reply, done) => {
+    const refused = keptRefusal(request);
+    if (refused !== undefined) {
+      refuse(server, answerOwn, request, reply, refused);
+      return;
+    }
     // An encrypted body that no JWE parser read (another content type) must not reach a handler.
-    if (!awaitsDecryption(request)) done();
-    else
-      done(
-        new JweHttpError(
-          415,
-          'jwe.envelope.invalid',
-          'ERR_JWE_INVALID',
-          'Send encrypted bodies with "Content-Type: application/json".',
-        ),
-      );
+    if (!awaitsDecryption(request)) {
+      done();
+      return;
+    }
+    refuse(
+      server,
+      answerOwn,
+      request,
+      reply,
+      new JweHttpError(
+        415,
+        'jwe.envelope.invalid',
+        'ERR_JWE_INVALID',
+        'Send encrypted bodies with "Content-Type: application/json".',
+      ),
+    );
   });
   fastify.addHook('onSend', sealReplies(server));
-  if (options.errorHandler !== false) installErrorHandler(fastify);
+  if (answerOwn) installDefaultErrorHandler(fastify, server);
+}
+
+/** The `preValidation` hook of upload routes: a plain multipart upload, refused from the hook. */
+function receivePlainUploads(server: JweServer, answerOwn: boolean) {
+  return async (request: FastifyRequest, reply: Parameters<typeof refuse>[3]): Promise<unknown> => {
+    const upload = request.routeOptions.config.jwe?.upload;
+    if (!upload || request.jweFile || request.jwe.encrypted || reply.sent) return;
+    try {
+      await receiveMultipartUpload(server, request, upload);
+    } catch (error) {
+      return refuse(server, answerOwn, request, reply, error);
+    }
+  };
 }

@@ -1,5 +1,4 @@
 import type { JweServer } from '@jwe-transport/server-core';
-import { carriesBody, ENCRYPT_FAILED_BODY, isJsonType } from '@jwe-transport/server-core/adapter';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { openedOf } from './state.js';
 
@@ -11,9 +10,9 @@ function addVary(reply: FastifyReply): void {
 }
 
 /**
- * The `onSend` hook: JSON answers to encrypted requests (errors included) leave as envelopes
- * under the request's key and kid. Streams and non-JSON answers are left alone. If sealing
- * fails the answer is a generic 500, never the plaintext.
+ * The `onSend` hook: writes the engine's decision for each answer. JSON answers to encrypted
+ * requests (errors included) leave as envelopes under the request's key and kid; streams and
+ * non-JSON answers are left alone; if sealing fails the answer is a generic 500, never the plaintext.
  */
 export function sealReplies(server: JweServer) {
   return (
@@ -23,33 +22,28 @@ export function sealReplies(server: JweServer) {
     done: (error: null, payload: unknown) => void,
   ) => {
     if (server.variesByEncryption) addVary(reply);
-    const key = openedOf(request)?.responseKey;
-    if (
-      !key ||
-      !(typeof payload === 'string' || payload instanceof Uint8Array) ||
-      !carriesBody(reply.statusCode) ||
-      !isJsonType(reply.getHeader('content-type') as string | undefined)
-    ) {
+    const opened = openedOf(request);
+    if (!opened?.responseKey || !(typeof payload === 'string' || payload instanceof Uint8Array)) {
       done(null, payload);
       return;
     }
-    const sealed = (envelope: string) => {
-      reply.header('x-encryption', 'JWE');
-      reply.header('content-type', 'application/json; charset=utf-8');
-      reply.removeHeader('etag');
-      done(null, envelope);
+    const write = (answer: Awaited<ReturnType<JweServer['answer']>>) => {
+      if (answer.body === undefined) {
+        done(null, payload);
+        return;
+      }
+      reply.code(answer.status);
+      for (const name of answer.remove) reply.removeHeader(name);
+      reply.headers(answer.headers);
+      done(null, answer.body);
     };
-    const failed = () => {
-      reply.code(500);
-      reply.removeHeader('x-encryption');
-      done(null, ENCRYPT_FAILED_BODY);
-    };
-    try {
-      const envelope = server.sealNow(payload, key);
-      if (envelope !== undefined) sealed(envelope);
-      else server.seal(payload, key).then(sealed, failed);
-    } catch {
-      failed();
-    }
+    const answer = server.answer(
+      opened,
+      reply.statusCode,
+      reply.getHeader('content-type') as string | undefined,
+      payload,
+    );
+    if (answer instanceof Promise) answer.then(write);
+    else write(answer);
   };
 }

@@ -1,4 +1,4 @@
-import type { Opened } from '@jwe-transport/server-core/adapter';
+import type { Opened } from '@jwe-transport/server-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
@@ -51,6 +51,27 @@ export function markUploadDone(request: FastifyRequest): void {
 
 export function uploadDone(request: FastifyRequest): boolean {
   return uploaded.has(request);
+}
+
+/**
+ * The plugin's refusal raised while the body was read (in `preParsing` or the JSON parser),
+ * kept for the `preValidation` hook to answer: an error handed to Fastify there would reach the
+ * application's error handler, which is not this plugin's to use.
+ */
+const kRefusal = Symbol('jwe-transport refusal');
+
+type WithRefusal = FastifyRequest & { [kRefusal]: unknown };
+
+export function declareRefusal(fastify: FastifyInstance): void {
+  fastify.decorateRequest(kRefusal, undefined);
+}
+
+export function keepRefusal(request: FastifyRequest, error: unknown): void {
+  (request as WithRefusal)[kRefusal] = error ?? new Error('jwe: refused');
+}
+
+export function keptRefusal(request: FastifyRequest): unknown {
+  return (request as WithRefusal)[kRefusal];
 }
 
 export function setOpened(request: FastifyRequest, opened: Opened): void {

@@ -27,9 +27,11 @@ export interface JweUploadConfig {
 
 export interface JweFastifyOptions extends JweServerOptions {
   /**
-   * Answer `JweHttpError`s as `{"error": {"type", "code", "message"}}` with their status
-   * (other errors go to the error handler that was in place). Default `true`; `false` leaves
-   * them to yours: they carry `statusCode`, `code`, `type` and `expose`.
+   * `true` (default): the plugin answers its own refusals from its hooks as
+   * `{"error": {"type", "code", "message"}}`, logged through `request.log`, and where the
+   * application has set no error handler it answers route failures (5xx) in the same shape.
+   * `false`: its refusals go to Fastify's error handling (yours): they carry `statusCode`,
+   * `code`, `type` and `expose`.
    */
   errorHandler?: boolean;
 }

@@ -7,7 +7,7 @@ import {
 } from '@jwe-transport/server-core/adapter/node';
 import { receiveEncryptedFile } from '@jwe-transport/server-core/node';
 import type { FastifyRequest } from 'fastify';
-import { awaitsDecryption, markUploadDone, setOpened } from './state.js';
+import { awaitsDecryption, keepRefusal, markUploadDone, setOpened } from './state.js';
 import type { JweUploadConfig } from './types.js';
 
 type Payload = FastifyRequest['raw'];
@@ -37,29 +37,30 @@ export function streamEncryptedUploads(server: JweServer, config: JweUploadConfi
   const upload = uploadSettings(config);
   return async (request: FastifyRequest, _reply: unknown, payload: Payload): Promise<Payload> => {
     if (!awaitsDecryption(request)) return payload;
-    const received = await receiveEncryptedFile(
-      server,
-      payload,
-      {
-        dest: config.dest,
-        limit: upload.limit,
-        ...(upload.maxSpill === undefined ? {} : { maxSpill: upload.maxSpill }),
-      },
-      {
-        contentEncoding: request.headers['content-encoding'],
-        contentLength: request.headers['content-length'],
-      },
-      upload.fieldName,
-    );
-    setOpened(request, received);
-    markUploadDone(request);
-    request.jweFile = received.file;
-    // Fastify compares what its parser reads with Content-Length: the envelope was read in full.
-    const empty = Readable.from([]) as Payload;
-    (empty as { receivedEncodedLength?: number }).receivedEncodedLength = Number(
-      request.headers['content-length'],
-    );
-    return empty;
+    try {
+      const received = await receiveEncryptedFile(
+        server,
+        payload,
+        {
+          dest: config.dest,
+          limit: upload.limit,
+          ...(upload.maxSpill === undefined ? {} : { maxSpill: upload.maxSpill }),
+        },
+        {
+          contentEncoding: request.headers['content-encoding'],
+          contentLength: request.headers['content-length'],
+        },
+        upload.fieldName,
+      );
+      setOpened(request, received);
+      markUploadDone(request);
+      request.jweFile = received.file;
+    } catch (error) {
+      // Answered by the plugin's preValidation hook, not by the application's error handler.
+      keepRefusal(request, error);
+    }
+    // The parser has nothing left to read: the envelope was read here (or refused).
+    return Readable.from([]) as Payload;
   };
 }
 

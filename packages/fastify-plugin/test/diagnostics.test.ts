@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { jwe } from '@jwe-transport/fastify-plugin';
 import {
   DIAGNOSTICS_KEYS,
-  expectWrongKeyOpenTraced,
-} from '@jwe-transport/test-support/diagnostics/wrong-key-open';
+  expectOpenAndSealTraced,
+} from '@jwe-transport/test-support/diagnostics/server-events';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, it } from 'vitest';
 
@@ -13,12 +13,12 @@ afterEach(async () => {
   app = undefined;
 });
 
-describe('jwe-transport:open on Fastify', () => {
-  it('publishes a wrong-key request as an error with its code and kid, without the keys', async () => {
+describe('jwe-transport:open and jwe-transport:seal on Fastify', () => {
+  it('publishes a sealed answer, a refusal before authentication and a sealed refusal, without the keys', async () => {
     app = Fastify();
     await app.register(jwe, { keys: DIAGNOSTICS_KEYS });
     app.post('/echo', async (request) => request.body);
     await app.listen({ port: 0, host: '127.0.0.1' });
-    await expectWrongKeyOpenTraced(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/echo`);
+    await expectOpenAndSealTraced(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/echo`);
   });
 });

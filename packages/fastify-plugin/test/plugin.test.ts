@@ -102,4 +102,45 @@ describe('the Fastify plugin', () => {
     const refused = await fetch(`${url}/upload`, { method: 'POST', body: big });
     expect(refused.status).toBe(413);
   });
+
+  it.each([
+    ['before', true],
+    ['after', false],
+  ])(
+    "leaves a route's 500 to an error handler the application set %s registering the plugin, sealed",
+    async (_when, before) => {
+      const seen: unknown[] = [];
+      const instance = Fastify();
+      const handler = (
+        error: Error,
+        _request: unknown,
+        reply: { code(n: number): { send(b: unknown): unknown } },
+      ) => {
+        seen.push(error);
+        return reply.code(503).send({ mine: error.message });
+      };
+      if (before) instance.setErrorHandler(handler);
+      await instance.register(jwe, { keys: { k: KEY } });
+      if (!before) instance.setErrorHandler(handler);
+      instance.post('/fail', async () => {
+        throw new Error('route broke');
+      });
+      instance.post('/echo', async (request) => request.body);
+      const url = await listen(instance);
+      const failed = await sealedPost(`${url}/fail`, { a: 1 });
+      expect(failed.status).toBe(503);
+      expect(failed.headers.get('x-encryption')).toBe('JWE');
+      expect(await decryptJson(await failed.json(), KEY)).toEqual({ mine: 'route broke' });
+      expect(seen).toEqual([expect.objectContaining({ message: 'route broke' })]);
+      // The plugin's own refusal is answered by the plugin, not handed to the application's handler.
+      const refused = await fetch(`${url}/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-encryption': 'JWE' },
+        body: '{"iv":"x"}',
+      });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: { code: 'ERR_JWE_INVALID' } });
+      expect(seen).toHaveLength(1);
+    },
+  );
 });

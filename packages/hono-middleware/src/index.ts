@@ -4,18 +4,23 @@
  * @packageDocumentation
  */
 import {
+  isJweHttpError,
   type JweRequestInfo,
   JweServer,
   type JweServerOptions,
+  openRequest,
   type RefusalReporting,
   sealResponse,
+  type WebExchange,
 } from '@jwe-transport/server-core';
-import { isJweHttpError, type OpenedBody } from '@jwe-transport/server-core/adapter';
+import { reportingOf } from '@jwe-transport/server-core/adapter';
 import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
-import { openHonoRequest, sealedByJson, sealJsonAnswers } from './fast-path.js';
-import { refuse, reportingOf, stripReporting } from './refusal.js';
+import { refuse } from './refuse.js';
+import { sealedByJson, sealJsonAnswers } from './seal-json.js';
 import { bodyReadLater } from './skip.js';
 
+// Re-exported on purpose (the README says so): the error class and the types of the options,
+// so that a Hono application needs no second import.
 export {
   type ErrorBody,
   isJweHttpError,
@@ -24,12 +29,10 @@ export {
   type JweHttpErrorType,
   type JweLogger,
   type JweRequestInfo,
-  type JweServerOptions,
   type KeysOption,
   type Refusal,
   type RejectListener,
   type ResponseEncryption,
-  readFilePayload,
   type SizeLimit,
 } from '@jwe-transport/server-core';
 
@@ -42,7 +45,8 @@ declare module 'hono' {
 
 /**
  * Options of `jwe()`: those of the server core (keys, limit, responses, strictJson, maxDepth, ...)
- * plus `logger`/`onReject`, told about every refusal the middleware answers.
+ * plus `logger`/`onReject`, told about every refusal the middleware answers (by default one
+ * line on the console; `logger: false` turns it off).
  */
 export interface JweHonoOptions extends JweServerOptions, RefusalReporting {}
 
@@ -53,63 +57,60 @@ function replaceResponse(c: Context, response: Response): void {
 }
 
 /**
- * Hands the decrypted body to `c.req.json()`, `text()` and `arrayBuffer()` through Hono's body
- * cache. Cheaper than a new `Request`; `c.req.raw` keeps the envelope's request, already read.
- * Each reader Hono has finds its own key: a missing one is converted through a new `Response`.
- */
-function serveFromCache(c: Context, plaintext: Uint8Array, text: string, body: unknown): void {
-  const bytes = plaintext.buffer.slice(plaintext.byteOffset, plaintext.byteOffset + plaintext.byteLength);
-  // The first key is the one Hono converts from for the other readers: the exact bytes.
-  const cache = c.req.bodyCache as Record<string, Promise<unknown>>;
-  cache.arrayBuffer = Promise.resolve(bytes);
-  // `c.req.json()` parses the `text` entry (older Hono 4 releases read `json`).
-  cache.text = Promise.resolve(text);
-  cache.json = Promise.resolve(body);
-}
-
-/**
  * `app.use(jwe({ keys: { 'kid-1': sharedKey } }))`: an `X-Encryption: JWE` body reaches handlers
  * decrypted (`await c.req.json()` is the plaintext, checked strictly), JSON answers to it leave
  * sealed under the same kid, errors included, and plain requests pass through.
  * `c.get('jwe')` says what happened.
  */
 export function jwe(options: JweHonoOptions | JweServer): MiddlewareHandler {
-  const server = options instanceof JweServer ? options : new JweServer(stripReporting(options));
-  const reporting = reportingOf(options);
+  const server = options instanceof JweServer ? options : new JweServer(options);
+  const reporting = options instanceof JweServer ? reportingOf({}) : reportingOf(options);
   return async (c, next) => {
     if (bodyReadLater(c)) return next();
-    let exchange: OpenedBody;
+    let exchange: WebExchange;
     try {
-      exchange = await openHonoRequest(server, c);
+      // The body is read once, by the server core; handlers read the decrypted copy, as
+      // Hono's own body-limit middleware hands on its copy, through `c.req.raw`.
+      exchange = await openRequest(server, c.req.raw);
     } catch (error) {
-      return refuse(server, reporting, error);
+      return refuse(server, reporting, c, error);
     }
-    if (exchange.plaintext) serveFromCache(c, exchange.plaintext, exchange.text ?? '', exchange.body);
+    c.req.raw = exchange.request;
     c.set('jwe', exchange.info);
-    if (exchange.responseKey) sealJsonAnswers(c, server, exchange.responseKey);
+    if (exchange.responseKey) sealJsonAnswers(c, server, exchange);
     await next();
     if (sealedByJson.has(c.res) && !c.error) return;
     // A JweHttpError thrown by a handler (reading an upload, say) answers as the middleware's own would.
-    const response = isJweHttpError(c.error) ? await refuse(server, reporting, c.error, exchange) : c.res;
+    const response = isJweHttpError(c.error) ? await refuse(server, reporting, c, c.error, exchange) : c.res;
     if (sealedByJson.has(response)) return;
     replaceResponse(c, await sealResponse(server, response, exchange));
   };
 }
 
+/** Decides error answers only (it holds no key: answers to encrypted requests are sealed by `jwe()`). */
+const refusals = new JweServer({ keys: () => undefined, responses: 'never' });
+
 /**
  * An `app.onError` handler that answers every error as `{"error": {"type", "code", "message"}}`
- * with its status (messages of 5xx hidden), logging 5xx to stderr. Use it so that route errors
- * look like the middleware's own; answers to encrypted requests are still sealed by `jwe()`.
+ * with its status (messages of 5xx hidden), reporting each with the request's method and path
+ * (by default one line on the console, the 5xx with its stack). Use it so that route errors look
+ * like the middleware's own; answers to encrypted requests are still sealed by `jwe()`.
  */
 export function jweErrorHandler(
   options: { onError?: (error: unknown, c: Context) => void } & RefusalReporting = {},
 ): ErrorHandler {
-  const server = new JweServer({ keys: () => undefined, responses: 'never' });
   const reporting = reportingOf(options);
-  const report = options.onError ?? (options.logger ? undefined : (error: unknown) => console.error(error));
   return async (error, c) => {
-    const response = await refuse(server, reporting, error);
-    if (response.status >= 500) report?.(error, c);
+    // The request's state names its kid in the report; the answer is sealed by jwe(), not here.
+    const info = c.get('jwe');
+    const response = await refuse(refusals, reporting, c, error, info && { info, responseKey: undefined });
+    if (response.status >= 500) {
+      try {
+        options.onError?.(error, c);
+      } catch {
+        // A failing listener must not cost the client its answer.
+      }
+    }
     return response;
   };
 }

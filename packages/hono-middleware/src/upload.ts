@@ -9,20 +9,20 @@ import {
   type RefusalReporting,
   sealResponse,
 } from '@jwe-transport/server-core';
-import { streamChunks } from '@jwe-transport/server-core/adapter';
+import { reportingOf } from '@jwe-transport/server-core/adapter';
 import { receiveUploadFrom, resolveUpload } from '@jwe-transport/server-core/adapter/node';
-import { DEFAULT_UPLOAD_LIMIT, type UploadedFile, type UploadOptions } from '@jwe-transport/server-core/node';
+import { DEFAULT_UPLOAD_LIMIT, type JweFile, type UploadOptions } from '@jwe-transport/server-core/node';
 import type { MiddlewareHandler } from 'hono';
-import { nodeIncoming } from './fast-path.js';
-import { refuse, reportingOf } from './refusal.js';
+import { refuse } from './refuse.js';
 import { markReadsBody } from './skip.js';
 
-export type { UploadedFile, UploadOptions } from '@jwe-transport/server-core/node';
+// Re-exported on purpose (the README says so): the types an upload route's code names.
+export type { JweFile, UploadOptions } from '@jwe-transport/server-core/node';
 
 declare module 'hono' {
   interface ContextVariableMap {
     /** Set by `jweUpload()`: the uploaded file, after it was stored and (if encrypted) authenticated. */
-    jweFile: UploadedFile;
+    jweFile: JweFile;
   }
 }
 
@@ -36,17 +36,12 @@ export interface JweUploadOptions extends JweServerOptions, UploadOptions, Refus
  * 0600 in a private folder made inside `dest`. An app-level `jwe()` leaves these routes' bodies to it.
  */
 export function jweUpload(options: JweUploadOptions): MiddlewareHandler {
-  const {
-    dest,
-    limit,
-    maxSpill,
-    fieldName,
-    logger: _logger,
-    onReject: _onReject,
-    ...serverOptions
-  } = options;
+  const { dest, limit, maxSpill, fieldName, logger, onReject, ...serverOptions } = options;
   const server = new JweServer({ ...serverOptions, limit: limit ?? DEFAULT_UPLOAD_LIMIT });
-  const reporting = reportingOf(options);
+  const reporting = reportingOf({
+    ...(logger === undefined ? {} : { logger }),
+    ...(onReject ? { onReject } : {}),
+  });
   const upload = resolveUpload({
     ...(dest === undefined ? {} : { dest }),
     ...(limit === undefined ? {} : { limit }),
@@ -57,15 +52,13 @@ export function jweUpload(options: JweUploadOptions): MiddlewareHandler {
     let received: Awaited<ReturnType<typeof receiveUploadFrom>>;
     try {
       const raw = c.req.raw;
-      // On Node, read the request itself rather than through a Web stream bridge.
-      const body = nodeIncoming(c) ?? (raw.body === null ? undefined : streamChunks(raw.body));
       const headers: Record<string, string> = {};
       raw.headers.forEach((value, name) => {
         headers[name] = value;
       });
-      received = await receiveUploadFrom(server, { headers, body }, upload);
+      received = await receiveUploadFrom(server, { headers, body: raw.body ?? undefined }, upload);
     } catch (error) {
-      return refuse(server, reporting, error);
+      return refuse(server, reporting, c, error);
     }
     c.set('jwe', received.info);
     c.set('jweFile', received.file);

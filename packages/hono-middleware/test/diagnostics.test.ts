@@ -1,8 +1,8 @@
 import { jwe, jweErrorHandler } from '@jwe-transport/hono-middleware';
 import {
   DIAGNOSTICS_KEYS,
-  expectWrongKeyOpenTraced,
-} from '@jwe-transport/test-support/diagnostics/wrong-key-open';
+  expectOpenAndSealTraced,
+} from '@jwe-transport/test-support/diagnostics/server-events';
 import type { RunningServer } from '@jwe-transport/test-support/server-conformance/adapter';
 import { serveFetch } from '@jwe-transport/test-support/server-conformance/serve-fetch';
 import { Hono } from 'hono';
@@ -14,13 +14,13 @@ afterEach(async () => {
   server = undefined;
 });
 
-describe('jwe-transport:open on Hono', () => {
-  it('publishes a wrong-key request as an error with its code and kid, without the keys', async () => {
+describe('jwe-transport:open and jwe-transport:seal on Hono', () => {
+  it('publishes a sealed answer, a refusal before authentication and a sealed refusal, without the keys', async () => {
     const app = new Hono();
-    app.use(jwe({ keys: DIAGNOSTICS_KEYS }));
+    app.use(jwe({ keys: DIAGNOSTICS_KEYS, logger: false }));
     app.post('/echo', async (c) => c.json(await c.req.json()));
-    app.onError(jweErrorHandler());
+    app.onError(jweErrorHandler({ logger: false }));
     server = await serveFetch(app.fetch);
-    await expectWrongKeyOpenTraced(`${server.url}/echo`);
+    await expectOpenAndSealTraced(`${server.url}/echo`);
   });
 });

@@ -1,4 +1,5 @@
 import { isJweError, type JweErrorCode, JweTransportError } from '@jwe-transport/codec';
+import type { Opened } from './opened.js';
 
 /** The `type` of every HTTP error this package and its adapters raise, in body-parser's style. */
 export type JweHttpErrorType =
@@ -54,6 +55,16 @@ export class JweHttpError extends JweTransportError {
   limit?: number;
   /** For `entity.too.large`: the declared or observed length that exceeded it. */
   length?: number;
+  /**
+   * The `kid` the request's envelope named, when one was read. Not authenticated (the request
+   * may have failed because of it): a clue for logs, not an identity.
+   */
+  kid?: string;
+  /**
+   * The request's state once its envelope authenticated: the answer to this error is sealed
+   * under the same key. A private field, so no logger or `util.inspect` prints the key.
+   */
+  #opened: Opened | undefined;
 
   constructor(
     status: number,
@@ -70,6 +81,38 @@ export class JweHttpError extends JweTransportError {
     this.type = type;
     Object.defineProperty(this, BRAND, { value: true });
   }
+
+  /** Whether the request's envelope authenticated before this error, so its answer goes out sealed. */
+  get authenticated(): boolean {
+    return this.#opened !== undefined;
+  }
+
+  /** Marks the error as raised after `opened` authenticated (and notes its kid); returns it. */
+  static afterAuthentication(error: JweHttpError, opened: Opened): JweHttpError {
+    error.#opened = opened;
+    if (opened.info.kid !== undefined) error.kid ??= opened.info.kid;
+    return error;
+  }
+
+  /** The state an error raised after authentication carries (`undefined` for any other error). */
+  static openedOf(error: unknown): Opened | undefined {
+    return error instanceof JweHttpError ? error.#opened : undefined;
+  }
+}
+
+/** Notes the kid a failed request named on its error, for the refusal's log line. */
+export function withKid<E>(error: E, kid: string | undefined): E {
+  if (kid !== undefined && error instanceof JweHttpError) error.kid ??= kid;
+  return error;
+}
+
+/**
+ * Marks `error` as raised after the request authenticated, so its answer is sealed like any
+ * other: a `JweHttpError` carries the state itself; anything else is returned as it is.
+ */
+export function afterAuthentication<E>(error: E, opened: Opened): E {
+  if (error instanceof JweHttpError) JweHttpError.afterAuthentication(error, opened);
+  return error;
 }
 
 export function isJweHttpError(value: unknown): value is JweHttpError {

@@ -5,11 +5,13 @@
  * @packageDocumentation
  */
 
+export type { JweAnswer, JweRefusalAnswer, PlainRefusal } from './decision.js';
 export type { ErrorBody } from './error-body.js';
 export { isJweHttpError, JweHttpError, type JweHttpErrorCode, type JweHttpErrorType } from './errors.js';
 export { JweServer } from './jwe-server.js';
-export type { KeysOption } from './keys.js';
+export type { KeysOption, ResponseKey } from './keys.js';
 export type { SizeLimit } from './limit.js';
+export type { Opened, OpenedEnvelope } from './opened.js';
 export { DEFAULT_LIMIT, type JweServerOptions, type ResponseEncryption } from './options.js';
 export type { JweLogger, Refusal, RefusalReporting, RejectListener } from './refusal.js';
 export type { JweRequestInfo } from './request-info.js';
@@ -22,5 +24,6 @@ export {
   readFilePayload,
   sealResponse,
   type WebExchange,
+  writeAnswer,
 } from './web.js';
 export { type WithJweOptions, withJwe } from './with-jwe.js';

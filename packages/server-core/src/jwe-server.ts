@@ -1,24 +1,31 @@
 import { backendName, type DecryptResult, decryptDetailed, encrypt, encryptSync } from '@jwe-transport/codec';
 import { byteSize, kidNotingResolver, traceOpen, traceSeal } from '@jwe-transport/codec/diagnostics';
+import {
+  ENCRYPT_FAILED_BODY,
+  JSON_UTF8,
+  type JweAnswer,
+  type JweRefusalAnswer,
+  type PlainRefusal,
+} from './decision.js';
+import { carriesBody, isJsonType } from './encryption-header.js';
 import { envelopeJson } from './envelope-json.js';
-import { encryptionRequired, noResponseKey, toHttpError } from './errors.js';
+import { errorBody, statusOf } from './error-body.js';
+import {
+  afterAuthentication,
+  encryptionRequired,
+  JweHttpError,
+  noResponseKey,
+  toHttpError,
+  withKid,
+} from './errors.js';
 import { keyForKid, type RecordingResolver, type ResponseKey, recordingResolver } from './keys.js';
+import type { Opened, OpenedEnvelope } from './opened.js';
 import { type JweServerOptions, type ResolvedOptions, resolveOptions } from './options.js';
-import { noteKid } from './refusal.js';
-import { type JweRequestInfo, PLAIN_INFO } from './request-info.js';
+import { describeRefusal } from './refusal.js';
+import { PLAIN_INFO } from './request-info.js';
 import { type ParsedPlaintext, parseJsonBody, parsePlaintext } from './strict-json.js';
 
-/** An opened request: what happened to it, and the key its answers are sealed with (if any). */
-export interface Opened {
-  readonly info: JweRequestInfo;
-  /** Internal to adapters: never hand it to route handlers. */
-  readonly responseKey: ResponseKey | undefined;
-}
-
-/** The result of opening an envelope: the authenticated plaintext beside the request's state. */
-export interface OpenedEnvelope extends Opened {
-  readonly plaintext: Uint8Array;
-}
+export type { Opened, OpenedEnvelope } from './opened.js';
 
 /**
  * The framework-free engine every adapter shares: opens envelopes, decides how answers are
@@ -46,9 +53,7 @@ export class JweServer {
             missingProtected: this.options.missingProtected,
           });
         } catch (error) {
-          const failure = toHttpError(error);
-          noteKid(failure, recorder.asked);
-          throw failure;
+          throw withKid(toHttpError(error), recorder.asked);
         }
         const { info, responseKey } = this.opened(result, recorder);
         return { info, responseKey, plaintext: result.plaintext };
@@ -107,6 +112,18 @@ export class JweServer {
     return parsePlaintext(plaintext, this.options.strictJson, this.options.maxDepth);
   }
 
+  /**
+   * Parses an authenticated body; a failure carries the request's state, so its answer is
+   * sealed like any other (`refuse`).
+   */
+  parseOpened(opened: OpenedEnvelope): ParsedPlaintext {
+    try {
+      return this.parsePlaintext(opened.plaintext);
+    } catch (error) {
+      throw afterAuthentication(error, opened);
+    }
+  }
+
   /** A plain JSON body, read with the same rules as decrypted ones (`strictJson`, `maxDepth`). */
   parsePlainJson(bytes: Uint8Array): ParsedPlaintext {
     return parseJsonBody(bytes, 'The request body', this.options);
@@ -114,29 +131,119 @@ export class JweServer {
 
   /** Seals an answer body under the request's key and kid: the envelope's JSON text. */
   async seal(body: Uint8Array | string, key: ResponseKey): Promise<string> {
-    return (
-      this.sealNow(body, key) ??
-      traceSeal(
-        'server',
-        key.kid,
-        body,
-        async () => envelopeJson(await encrypt(body, key.key, kidOption(key))),
-        sealedFacts,
-      )
-    );
+    return this.sealEnvelope(body, key);
   }
 
   /** `seal` without a promise, where the crypto back end can (Node); else `undefined`. */
   sealNow(body: Uint8Array | string, key: ResponseKey): string | undefined {
     if (!SYNC_CRYPTO) return undefined;
-    // With `seal`, the one place answers are sealed: `jwe-transport:seal` (side server).
-    return traceSeal(
-      'server',
-      key.kid,
-      body,
-      () => envelopeJson(encryptSync(body, key.key, kidOption(key))),
-      sealedFacts,
-    );
+    return this.sealEnvelope(body, key) as string;
+  }
+
+  /**
+   * The one place answers are sealed, published as `jwe-transport:seal` (side server):
+   * synchronously where the crypto back end can (node:crypto saves a promise per answer), else
+   * through WebCrypto's promise.
+   */
+  private sealEnvelope(body: Uint8Array | string, key: ResponseKey): string | Promise<string> {
+    const options = kidOption(key);
+    return SYNC_CRYPTO
+      ? traceSeal(
+          'server',
+          key.kid,
+          body,
+          () => envelopeJson(encryptSync(body, key.key, options)),
+          sealedFacts,
+        )
+      : traceSeal(
+          'server',
+          key.kid,
+          body,
+          async () => envelopeJson(await encrypt(body, key.key, options)),
+          sealedFacts,
+        );
+  }
+
+  /**
+   * The decision for an answer the application wrote: a JSON body to a request that holds a key
+   * is sealed (`X-Encryption: JWE`, a new length, no ETag); anything else is left as it is. If
+   * sealing fails the answer is a generic 500, never the plaintext. Synchronous where sealing is.
+   */
+  answer(
+    opened: Opened | undefined,
+    status: number,
+    contentType: string | null | undefined,
+    body: string | Uint8Array | undefined,
+  ): JweAnswer | Promise<JweAnswer> {
+    const key = opened?.responseKey;
+    const vary = this.variesByEncryption;
+    if (!key || body === undefined || !carriesBody(status) || !isJsonType(contentType)) {
+      return { status, headers: NO_HEADERS, remove: NOTHING, vary, body: undefined, sealed: false };
+    }
+    const sealed = (envelope: string): JweAnswer => ({
+      status,
+      headers: SEALED_HEADERS,
+      remove: STALE_HEADERS,
+      vary,
+      body: envelope,
+      sealed: true,
+    });
+    const failed = (): JweAnswer => ({
+      status: 500,
+      headers: PLAIN_JSON_HEADERS,
+      remove: UNSEALED_HEADERS,
+      vary,
+      body: ENCRYPT_FAILED_BODY,
+      sealed: false,
+    });
+    let envelope: string | Promise<string>;
+    try {
+      envelope = this.sealEnvelope(body, key);
+    } catch {
+      return failed();
+    }
+    return typeof envelope === 'string' ? sealed(envelope) : envelope.then(sealed, failed);
+  }
+
+  /**
+   * The plain answer to any error: `{"error": {"type", "code", "message"}}` with its status
+   * (messages of 5xx hidden), the report for logs, and the state that seals it: `opened` when
+   * the caller holds it, else the one a `JweHttpError` raised after authentication carries.
+   */
+  refusal(error: unknown, opened?: Opened): PlainRefusal {
+    const failure = toHttpError(error);
+    const state = opened ?? JweHttpError.openedOf(failure);
+    const status = statusOf(failure);
+    // A refused body closes the connection, so an unread upload is not drained from the client.
+    const headers = status === 413 || status === 415 ? CLOSING_JSON_HEADERS : PLAIN_JSON_HEADERS;
+    return {
+      status,
+      headers,
+      body: JSON.stringify(errorBody(failure)),
+      report: describeRefusal(failure, state?.info.kid),
+      opened: state,
+    };
+  }
+
+  /** `refusal`, sealed when the request authenticated: the whole decision for an error. */
+  refuse(error: unknown, opened?: Opened): JweRefusalAnswer | Promise<JweRefusalAnswer> {
+    const plain = this.refusal(error, opened);
+    const decided = this.answer(plain.opened, plain.status, JSON_UTF8, plain.body);
+    const merge = (answer: JweAnswer): JweRefusalAnswer => ({
+      status: answer.status,
+      headers: { ...plain.headers, ...answer.headers },
+      remove: answer.remove,
+      vary: answer.vary,
+      body: answer.body ?? plain.body,
+      sealed: answer.sealed,
+      report: plain.report,
+    });
+    return decided instanceof Promise ? decided.then(merge) : merge(decided);
+  }
+
+  /** Whether `answer` and `refuse` decide without a promise (the crypto back end seals synchronously: Node). */
+  get sealsSynchronously(): boolean {
+    return SYNC_CRYPTO;
   }
 
   /** Whether answers may differ by `X-Encryption`, so caches must keep them apart. */
@@ -149,5 +256,13 @@ export class JweServer {
 const SYNC_CRYPTO = backendName === 'node';
 const sealedFacts = (envelope: string) => ({ envelopeBytes: byteSize(envelope) });
 const kidOption = (key: ResponseKey) => (key.kid === undefined ? {} : { kid: key.kid });
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+const NOTHING: readonly string[] = Object.freeze([]);
+const SEALED_HEADERS = Object.freeze({ 'x-encryption': 'JWE', 'content-type': JSON_UTF8 });
+const STALE_HEADERS = Object.freeze(['content-length', 'etag']);
+const UNSEALED_HEADERS = Object.freeze(['x-encryption', 'content-length', 'etag']);
+const PLAIN_JSON_HEADERS = Object.freeze({ 'content-type': JSON_UTF8 });
+const CLOSING_JSON_HEADERS = Object.freeze({ 'content-type': JSON_UTF8, connection: 'close' });
 
 const PLAIN_INFO_ONLY: Opened = Object.freeze({ info: PLAIN_INFO, responseKey: undefined });

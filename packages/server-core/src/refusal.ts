@@ -1,6 +1,5 @@
 import { errorBody, statusOf } from './error-body.js';
-import type { JweServer, Opened } from './jwe-server.js';
-import type { RecordingResolver } from './keys.js';
+import { isJweHttpError } from './errors.js';
 
 /**
  * A logger as pino, Fastify's `request.log`, `console` and most others are: `(object, message)`.
@@ -31,13 +30,22 @@ export type RejectListener = (error: unknown, refusal: Refusal) => void;
 
 /** Where an adapter reports refusals: `logger` and/or `onReject`. */
 export interface RefusalReporting {
-  /** Logs each refusal: 4xx at `info` with `code`, `status`, `type` and `kid` (no stack); 5xx at `error` with the error. */
-  logger?: JweLogger;
+  /**
+   * Logs each refusal with the request's method and path: 4xx at `info` with `code`, `status`,
+   * `type` and `kid` (no stack); 5xx at `error` with the error. Default: one line per refusal on
+   * stderr (`console.warn` for a 4xx, `console.error` with the stack for a 5xx); `false` logs nothing.
+   */
+  logger?: JweLogger | false;
   /** Called for each refusal with the error and what the answer says. */
   onReject?: RejectListener;
 }
 
-const kids = new WeakMap<object, string>();
+/** The request a refusal answers, as a log line names it (the path without its query). */
+export interface RefusedRequest {
+  method: string;
+  path: string;
+}
+
 const KID_LIMIT = 64;
 
 /** A kid fit for a log line: short, printable, no line breaks to forge entries with. */
@@ -45,62 +53,73 @@ export function loggableKid(kid: string | undefined): string | undefined {
   return kid === undefined ? undefined : kid.slice(0, KID_LIMIT).replace(/[^\x20-\x7e]/g, '?');
 }
 
-/** Remembers the kid a failed request named, for its log line. */
-export function noteKid(error: unknown, kid: string | undefined): void {
-  if (kid !== undefined && typeof error === 'object' && error !== null && !kids.has(error)) {
-    kids.set(error, kid);
-  }
-}
-
-/** Errors raised after the envelope authenticated, with the state that seals their answer. */
-const afterAuthentication = new WeakMap<object, Opened>();
-
-/** From here on even the error answers go out sealed: the envelope authenticated. */
-export function rememberOpened(error: unknown, opened: Opened): void {
-  if (typeof error === 'object' && error !== null) afterAuthentication.set(error, opened);
-}
-
-/** The sealing state of an error raised after authentication (`undefined` before it). */
-export function openedOfError(error: unknown): Opened | undefined {
-  return typeof error === 'object' && error !== null ? afterAuthentication.get(error) : undefined;
-}
-
-/** `rememberOpened` from a resolver that handed out a key (no-op when none was used). */
-export function sealAfterAuthentication(
-  server: JweServer,
-  error: unknown,
-  recorder: RecordingResolver,
-): void {
-  const used = recorder.used;
-  if (used === undefined) return;
-  rememberOpened(
-    error,
-    server.opened({ kid: used.kid, header: used.header, headerSource: undefined }, recorder),
-  );
-}
-
-/** What the answer to `error` says, with the kid the request named. */
-export function describeRefusal(error: unknown): Refusal {
+/** What the answer to `error` says, with the kid the request named (on the error, or `kid`). */
+export function describeRefusal(error: unknown, kid?: string): Refusal {
   const { error: body } = errorBody(error);
-  const kid = typeof error === 'object' && error !== null ? kids.get(error) : undefined;
   return {
     status: statusOf(error),
     code: body.code ?? 'ERR_REQUEST_INVALID',
     type: body.type,
-    kid: loggableKid(kid),
+    kid: loggableKid((isJweHttpError(error) ? error.kid : undefined) ?? kid),
     message: body.message,
   };
 }
 
+/** A path fit for a log line: no query (it may carry tokens), printable, bounded. */
+function loggablePath(path: string): string {
+  const end = path.search(/[?#]/);
+  return (end === -1 ? path : path.slice(0, end)).slice(0, 256).replace(/[^\x20-\x7e]/g, '?');
+}
+
 /**
- * Reports one refusal: `onReject(error, refusal)`, then the log line. A 4xx is logged at `info`
- * with its code and message only; a 5xx at `error` with the error (its stack), since the server
- * must fix it. A reporter that throws never costs the client its answer.
+ * The default logger: one line per refusal on stderr (`console.warn`, `console.error`), so
+ * stdout stays the application's, as Express's own error handler writes there. The line holds
+ * only the fields below; a 5xx adds the error's stack, as Express prints it.
+ */
+export const consoleLogger: JweLogger = {
+  info(details) {
+    console.warn(refusalLine(details as LoggedRefusal));
+  },
+  error(details) {
+    const { err } = details as { err?: unknown };
+    const stack = err instanceof Error ? `\n${err.stack ?? `${err.name}: ${err.message}`}` : '';
+    console.error(`${refusalLine(details as LoggedRefusal)}${stack}`);
+  },
+};
+
+interface LoggedRefusal extends Partial<RefusedRequest> {
+  status: number;
+  code: string;
+  kid?: string;
+}
+
+function refusalLine({ method, path, status, code, kid }: LoggedRefusal): string {
+  const kidPart = kid === undefined ? '' : ` kid=${JSON.stringify(kid)}`;
+  return `jwe: ${status >= 500 ? 'failed' : 'refused'} ${method ?? '-'} ${path ?? '-'} ${status} ${code}${kidPart}`;
+}
+
+/** The reporting part of an adapter's options, with the default logger where none was given. */
+export function reportingOf(
+  options: RefusalReporting,
+  fallback: JweLogger = consoleLogger,
+): RefusalReporting {
+  const reporting: RefusalReporting = {};
+  const logger = options.logger === undefined ? fallback : options.logger;
+  if (logger) reporting.logger = logger;
+  if (options.onReject) reporting.onReject = options.onReject;
+  return reporting;
+}
+
+/**
+ * Reports one refusal: `onReject(error, refusal)`, then the log line with the request's method
+ * and path. A 4xx is logged at `info` with its code and kid only; a 5xx at `error` with the error
+ * (its stack), since the server must fix it. A reporter that throws never costs the client its answer.
  */
 export function reportRefusal(
   error: unknown,
   reporting: RefusalReporting,
-  refusal = describeRefusal(error),
+  refusal: Refusal,
+  request?: RefusedRequest,
 ): void {
   try {
     reporting.onReject?.(error, refusal);
@@ -110,12 +129,13 @@ export function reportRefusal(
   const logger = reporting.logger;
   if (!logger) return;
   const { status, code, type, kid } = refusal;
+  const where = request === undefined ? {} : { method: request.method, path: loggablePath(request.path) };
   try {
     if (status >= 500)
-      logger.error({ err: error, status, code, kid }, `jwe: request failed (${status} ${code})`);
+      logger.error({ ...where, err: error, status, code, kid }, `jwe: request failed (${status} ${code})`);
     else
       logger.info(
-        { status, code, type, kid },
+        { ...where, status, code, type, kid },
         `jwe: request refused (${status} ${code}): ${refusal.message}`,
       );
   } catch {

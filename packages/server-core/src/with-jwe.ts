@@ -1,40 +1,34 @@
 import { JweServer } from './jwe-server.js';
+import type { Opened } from './opened.js';
 import type { JweServerOptions } from './options.js';
 import { bodyReadToEnd } from './read-body.js';
-import { noteKid, type RefusalReporting, reportRefusal } from './refusal.js';
-import { errorResponse, openRequest, sealResponse } from './web.js';
+import { type RefusalReporting, reportingOf, reportRefusal } from './refusal.js';
+import { openRequest, sealResponse, writeAnswer } from './web.js';
 
 export interface WithJweOptions extends JweServerOptions, RefusalReporting {
-  /**
-   * Called with every error that becomes a 5xx answer, with the request. Default, when neither
-   * this nor `logger` is set: logs the error to stderr, as Express's own handler does.
-   */
+  /** Called with every error that becomes a 5xx answer, with the request, after it is logged. */
   onError?: (error: unknown, request: Request) => void;
 }
 
-const logToStderr = (error: unknown) => console.error(error);
-
-/** What an adapter does with each error answer: report it, then answer it. */
+/** What `withJwe` does with each error: decide its answer with the engine, report it, answer it. */
 export type Refuser = (
   server: JweServer,
   error: unknown,
   request: Request,
-  opened?: Parameters<typeof errorResponse>[2],
+  opened?: Opened,
 ) => Promise<Response>;
 
-/** `errorResponse` that reports each refusal through `logger`/`onReject`, and 5xx through `onError`. */
+/** The refusals of `withJwe` and `withJweUpload`: reported through `logger`/`onReject`, 5xx through `onError`. */
 export function refuser(options: WithJweOptions | JweServer): Refuser {
   const own: Partial<WithJweOptions> = options instanceof JweServer ? {} : options;
-  const reporting: RefusalReporting = {};
-  if (own.logger) reporting.logger = own.logger;
-  if (own.onReject) reporting.onReject = own.onReject;
-  const onError = own.onError ?? (own.logger ? undefined : logToStderr);
+  const reporting = reportingOf(own);
+  const onError = own.onError;
   return async (server, error, request, opened) => {
-    if (opened) noteKid(error, opened.info.kid);
-    const answer = await errorResponse(server, error, opened);
+    const decision = await server.refuse(error, opened);
+    const answer = writeAnswer(decision);
     // As the Node adapters do: an unread (or half-read) body must not be parsed as the next request.
     if (request.body !== null && !bodyReadToEnd(request)) answer.headers.set('connection', 'close');
-    reportRefusal(error, reporting);
+    reportRefusal(error, reporting, decision.report, requestOf(request));
     if (answer.status >= 500 && onError) {
       try {
         onError(error, request);
@@ -44,6 +38,16 @@ export function refuser(options: WithJweOptions | JweServer): Refuser {
     }
     return answer;
   };
+}
+
+function requestOf(request: Request): { method: string; path: string } {
+  let path: string;
+  try {
+    path = new URL(request.url).pathname;
+  } catch {
+    path = request.url;
+  }
+  return { method: request.method, path };
 }
 
 /**

@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { createJweFetch } from '@jwe-transport/client-core';
 import { deriveKey, encrypt, encryptFile, encryptJson } from '@jwe-transport/codec';
 import { type ChannelRecording, recordChannel } from '@jwe-transport/test-support/diagnostics';
+import {
+  DIAGNOSTICS_KEYS,
+  expectOpenAndSealTraced,
+} from '@jwe-transport/test-support/diagnostics/server-events';
 import { serveFetch as serveLocally } from '@jwe-transport/test-support/server-conformance/serve-fetch';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withJwe } from '../src/index.js';
@@ -80,6 +84,16 @@ async function postRaw(url: string, body: string) {
 }
 
 describe('jwe-transport:open and jwe-transport:seal over real HTTP', () => {
+  it('publishes a sealed answer, a refusal before authentication and a sealed refusal (the shared check)', async () => {
+    const handler = withJwe(async (request: Request) => Response.json(await request.json()), {
+      keys: DIAGNOSTICS_KEYS,
+      logger: false,
+    });
+    const server = await serveFetch(handler);
+    running.push(server);
+    await expectOpenAndSealTraced(server.url);
+  });
+
   it('traces a sealed round trip on both sides: client seal, server open, server seal, client open', async () => {
     const url = await serveEcho();
     const { open, seal } = record();

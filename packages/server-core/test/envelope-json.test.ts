@@ -1,6 +1,6 @@
 import { decryptJson, encryptSync } from '@jwe-transport/codec';
-import { envelopeJson } from '@jwe-transport/server-core/adapter';
 import { describe, expect, it } from 'vitest';
+import { envelopeJson } from '../src/envelope-json.js';
 
 const KEY = 'abcdefghijklmnop';
 

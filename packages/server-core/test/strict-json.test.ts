@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fileFromPayload, isStrictBase64, parsePlaintextJson } from '../src/adapter/index.js';
+import { fileFromPayload, isStrictBase64 } from '../src/file-payload.js';
+import { parsePlaintextJson } from '../src/strict-json.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

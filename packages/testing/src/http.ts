@@ -1,3 +1,4 @@
+import type { Opened } from '@jwe-transport/server-core';
 import {
   errorResponse,
   JweServer,
@@ -5,7 +6,6 @@ import {
   type SizeLimit,
   sealResponse,
 } from '@jwe-transport/server-core';
-import type { Opened } from '@jwe-transport/server-core/adapter';
 import {
   type DefaultBodyType,
   type HttpCustomPredicate,

@@ -1,10 +1,5 @@
-import type { JweServer } from '@jwe-transport/server-core';
-import {
-  fileFromPayload,
-  isStrictBase64,
-  type Opened,
-  openRequestBody,
-} from '@jwe-transport/server-core/adapter';
+import type { JweServer, Opened } from '@jwe-transport/server-core';
+import { fileFromPayload, openBody } from '@jwe-transport/server-core/adapter';
 
 /** What the mock did with one request, handed to resolvers beside the opened request. */
 export interface JweRequestFacts {
@@ -23,12 +18,16 @@ export interface OpenedExchange {
   readonly opened: Opened;
 }
 
-/** `{"<field>": "<strict base64>"}` and nothing else: the wire's file upload (spec 2.3). */
-function isFilePayload(body: unknown, field: string): boolean {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+/** The file of `{"<field>": "<strict base64>"}` and nothing else (the wire's file upload, spec 2.3), if that is what arrived. */
+function filePayload(plaintext: Uint8Array, body: unknown, field: string): Uint8Array | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const members = Object.keys(body);
-  const value = (body as Record<string, unknown>)[field];
-  return members.length === 1 && members[0] === field && typeof value === 'string' && isStrictBase64(value);
+  if (members.length !== 1 || members[0] !== field) return undefined;
+  try {
+    return fileFromPayload(plaintext, field, false);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The envelope's length and encryption marker no longer describe the body the resolver reads. */
@@ -48,13 +47,18 @@ function openedHeaders(request: Request, length: number, contentType: string): H
  * Failures are `JweHttpError`s.
  */
 export async function openExchange(server: JweServer, request: Request, fileField: string | false) {
-  const opened = await openRequestBody(server, request.clone());
+  const copy = request.clone();
+  const opened = await openBody(server, {
+    header: (name) => copy.headers.get(name) ?? undefined,
+    body: copy.body ?? undefined,
+  });
   if (opened.plaintext === undefined) {
     const facts: JweRequestFacts = { encrypted: false, kid: undefined, file: false };
     return { request, facts, opened } satisfies OpenedExchange;
   }
-  const file = fileField !== false && isFilePayload(opened.body, fileField);
-  const body = file ? fileFromPayload(opened.plaintext, fileField, false) : opened.plaintext;
+  const fileBytes = fileField === false ? undefined : filePayload(opened.plaintext, opened.body, fileField);
+  const file = fileBytes !== undefined;
+  const body = fileBytes ?? opened.plaintext;
   const contentType = file ? 'application/octet-stream' : 'application/json';
   const plaintext = new Request(request.url, {
     method: request.method,

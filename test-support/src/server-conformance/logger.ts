@@ -34,8 +34,10 @@ export async function wrongKeyRequest(
   };
 }
 
-/** What the info line for that request holds on every adapter. */
+/** What the info line for that request (a POST to /echo) holds on every adapter. */
 export const WRONG_KEY_DETAILS = {
+  method: 'POST',
+  path: '/echo',
   status: 400,
   code: 'ERR_JWE_DECRYPTION_FAILED',
   type: 'jwe.decrypt.failed',

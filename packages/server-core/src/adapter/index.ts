@@ -1,65 +1,14 @@
 /**
- * `@jwe-transport/server-core/adapter`: the pieces the framework adapters (Express, Fastify,
- * Hono) are built from: error factories, the body reader, option resolution, the strict JSON
- * parser, refusal reporting. Not for applications: these names may change between minor versions.
+ * `@jwe-transport/server-core/adapter`: what a framework adapter (Express, Fastify, Hono) needs
+ * beyond the public engine (`JweServer`, whose `answer`, `refusal` and `refuse` decide every
+ * answer): the request reader, the body reader, refusal reporting and the few errors only an
+ * adapter raises. Not for applications: these names may change between minor versions.
  * @packageDocumentation
  */
-export { carriesBody, isEncryptedHeader, isJsonType } from '../encryption-header.js';
-export { envelopeJson } from '../envelope-json.js';
-export { errorBody, statusOf } from '../error-body.js';
-export {
-  charsetUnsupported,
-  encodingUnsupported,
-  encryptionRequired,
-  headerInvalid,
-  isJweHttpError,
-  JweHttpError,
-  jsonTooDeep,
-  mountOrder,
-  noResponseKey,
-  parseFailed,
-  plaintextInvalid,
-  requestAborted,
-  requestTimeout,
-  toHttpError,
-  tooLarge,
-  unknownKid,
-  uploadInvalid,
-} from '../errors.js';
-export { fileFromPayload, isStrictBase64 } from '../file-payload.js';
-export type { Opened, OpenedEnvelope } from '../jwe-server.js';
-export { keyForKid, type RecordingResolver, type ResponseKey, recordingResolver } from '../keys.js';
+export { isEncryptedHeader } from '../encryption-header.js';
+export { mountOrder, requestTimeout } from '../errors.js';
+export { fileFromPayload } from '../file-payload.js';
 export { parseLimit } from '../limit.js';
-export { type ResolvedOptions, resolveOptions } from '../options.js';
-export { type HeaderValue, readAll, readRequestBody, refuseEarly, streamChunks } from '../read-body.js';
-export {
-  describeRefusal,
-  loggableKid,
-  noteKid,
-  openedOfError,
-  rememberOpened,
-  reportRefusal,
-  sealAfterAuthentication,
-} from '../refusal.js';
-export { PLAIN_INFO } from '../request-info.js';
-export { SNIFF_BYTES } from '../sniff.js';
-export {
-  checkJsonText,
-  checkMembers,
-  decodeText,
-  type JsonRules,
-  type ParsedPlaintext,
-  parseJsonBody,
-  parsePlaintext,
-  parsePlaintextJson,
-} from '../strict-json.js';
-export {
-  ENCRYPT_FAILED_BODY,
-  isPlainJson,
-  type OpenedBody,
-  openPlainJson,
-  openRequestBody,
-  parseOpenedJson,
-  parseOpenedPlaintext,
-} from '../web.js';
-export { type Refuser, refuser } from '../with-jwe.js';
+export { type BodyRequest, type OpenedBody, openBody } from '../open-body.js';
+export { type BodySource, type ReadBodyOptions, readBody } from '../read-body.js';
+export { type RefusedRequest, reportingOf, reportRefusal } from '../refusal.js';

@@ -15,7 +15,6 @@ export {
 export {
   type ReceivedUploadResult,
   receiveUpload,
-  type UploadedFile,
   type UploadOptions,
 } from './receive-upload.js';
 export {

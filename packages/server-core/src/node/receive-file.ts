@@ -2,12 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { ALG, type ByteSource, decryptFileStream, ENC, isJweError } from '@jwe-transport/codec';
 import { type JweTraceContext, kidNotingResolver, traceOpen } from '@jwe-transport/codec/diagnostics';
-import { isJweHttpError, requestAborted, toHttpError, unknownKid, uploadInvalid } from '../errors.js';
-import type { JweServer, Opened } from '../jwe-server.js';
+import {
+  afterAuthentication,
+  isJweHttpError,
+  requestAborted,
+  toHttpError,
+  unknownKid,
+  uploadInvalid,
+  withKid,
+} from '../errors.js';
+import type { JweServer } from '../jwe-server.js';
 import { recordingResolver } from '../keys.js';
 import { parseLimit, type SizeLimit } from '../limit.js';
+import type { Opened } from '../opened.js';
 import { type HeaderValue, refuseEarly, streamChunks } from '../read-body.js';
-import { noteKid, sealAfterAuthentication } from '../refusal.js';
 import { EnvelopeGuard } from './envelope-guard.js';
 import { chooseMimeType, readHead } from './file-head.js';
 import { privateFolder } from './private-folder.js';
@@ -156,9 +164,18 @@ async function receive(
       isJweError(error) &&
       error.code === 'ERR_JWE_INVALID' &&
       /decrypted payload|The "file" member/.test(error.message);
-    const failure = payload ? uploadInvalid(filePayloadShape(fieldName)) : toHttpError(error);
-    noteKid(failure, recorder.asked);
-    if (payload) sealAfterAuthentication(server, failure, recorder);
+    const failure = withKid(
+      payload ? uploadInvalid(filePayloadShape(fieldName)) : toHttpError(error),
+      recorder.asked,
+    );
+    // Authenticated: the refusal is sealed under the key that opened it, like any other answer.
+    const used = recorder.used;
+    if (payload && used !== undefined) {
+      afterAuthentication(
+        failure,
+        server.opened({ kid: used.kid, header: used.header, headerSource: undefined }, recorder),
+      );
+    }
     throw failure;
   }
 }

@@ -1,10 +1,10 @@
 import { isEncryptedHeader } from '../encryption-header.js';
-import { uploadInvalid } from '../errors.js';
+import { afterAuthentication, uploadInvalid } from '../errors.js';
 import { fileFromPayload } from '../file-payload.js';
-import type { JweServer, Opened } from '../jwe-server.js';
+import type { JweServer } from '../jwe-server.js';
 import { parseLimit, type SizeLimit } from '../limit.js';
-import { readAll, refuseEarly, streamChunks } from '../read-body.js';
-import { noteKid, rememberOpened } from '../refusal.js';
+import type { Opened } from '../opened.js';
+import { readBody, refuseEarly, streamChunks } from '../read-body.js';
 import { SNIFF_BYTES } from '../sniff.js';
 import { chooseMimeType } from './file-head.js';
 import type { JweFile } from './jwe-file.js';
@@ -26,17 +26,20 @@ export interface UploadOptions {
   fieldName?: string;
 }
 
-/** The uploaded file, shaped like multer's `req.file`. */
-export type UploadedFile = JweFile;
-
-/** An upload as any server hands it over: its headers (lower-case names) and its body's bytes. */
+/** An upload as any server hands it over: its headers (lower-case names) and its body (a Node request, a Web stream or any async iterable of bytes). */
 export interface UploadInput {
   headers: Record<string, string | string[] | undefined>;
-  body: AsyncIterable<Uint8Array> | undefined;
+  body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array> | undefined;
 }
 
+/** A Web stream read through a reader that, stopped early, leaves the rest unread (see `streamChunks`). */
+const chunksOf = (body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> =>
+  typeof (body as ReadableStream<Uint8Array>).getReader === 'function'
+    ? streamChunks(body as ReadableStream<Uint8Array>)
+    : (body as AsyncIterable<Uint8Array>);
+
 export interface ReceivedUploadResult extends Opened {
-  file: UploadedFile;
+  file: JweFile;
   /** A multipart form's text fields (none for encrypted uploads). */
   fields: Record<string, string>;
 }
@@ -79,16 +82,14 @@ export async function openFileEnvelope(
   server: JweServer,
   envelope: Uint8Array,
   fieldName: string,
-): Promise<Opened & { file: UploadedFile }> {
+): Promise<Opened & { file: JweFile }> {
   const opened = await server.openEnvelope(envelope);
   let bytes: Uint8Array;
   try {
     bytes = fileFromPayload(opened.plaintext, fieldName, server.options.strictJson);
   } catch (error) {
     // Authenticated: the refusal is sealed like any other answer.
-    rememberOpened(error, opened);
-    noteKid(error, opened.info.kid);
-    throw error;
+    throw afterAuthentication(error, opened);
   }
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return {
@@ -115,6 +116,7 @@ export async function receiveUploadFrom(
   upload: ResolvedUpload,
 ): Promise<ReceivedUploadResult> {
   const { headers } = input;
+  const body = input.body === undefined ? undefined : chunksOf(input.body);
   const encrypted = isEncryptedHeader(headers['x-encryption']);
   const contentEncoding = single(headers['content-encoding']);
   const contentLength = single(headers['content-length']);
@@ -124,18 +126,18 @@ export async function receiveUploadFrom(
       throw notAnUpload(upload.fieldName);
     }
     refuseEarly(contentEncoding, contentLength, upload.limit);
-    const received = await receiveMultipart(input.body ?? emptyBody(), headers, {
+    const received = await receiveMultipart(body ?? emptyBody(), headers, {
       limit: upload.limit,
       fieldName: upload.fieldName,
       dest: upload.dest,
     });
     return { ...opened, ...received };
   }
-  if (input.body === undefined) throw uploadInvalid('The encrypted upload has no body.');
+  if (body === undefined) throw uploadInvalid('The encrypted upload has no body.');
   if (upload.dest !== undefined) {
     const received = await receiveEncryptedFile(
       server,
-      input.body,
+      body,
       {
         dest: upload.dest,
         limit: upload.limit,
@@ -146,8 +148,8 @@ export async function receiveUploadFrom(
     );
     return { ...received, fields: {} };
   }
-  refuseEarly(contentEncoding, contentLength, upload.limit);
-  const opened = await openFileEnvelope(server, await readAll(input.body, upload.limit), upload.fieldName);
+  const envelope = await readBody(body, { limit: upload.limit, contentEncoding, contentLength });
+  const opened = await openFileEnvelope(server, envelope, upload.fieldName);
   return { ...opened, fields: {} };
 }
 
@@ -168,7 +170,7 @@ export async function receiveUpload(
 ): Promise<ReceivedUploadResult> {
   return receiveUploadFrom(
     server,
-    { headers: headersOf(request), body: request.body === null ? undefined : streamChunks(request.body) },
+    { headers: headersOf(request), body: request.body ?? undefined },
     resolveUpload(options),
   );
 }

@@ -1,8 +1,9 @@
 import { JweServer } from '../jwe-server.js';
 import { sealResponse } from '../web.js';
 import { refuser, type WithJweOptions } from '../with-jwe.js';
+import type { JweFile } from './jwe-file.js';
 import { DEFAULT_UPLOAD_LIMIT } from './receive-file.js';
-import { receiveUpload, type UploadedFile, type UploadOptions } from './receive-upload.js';
+import { receiveUpload, type UploadOptions } from './receive-upload.js';
 
 export interface WithJweUploadOptions extends WithJweOptions, UploadOptions {}
 
@@ -12,7 +13,7 @@ export interface WithJweUploadOptions extends WithJweOptions, UploadOptions {}
  * encrypted uploads are sealed, errors included.
  */
 export function withJweUpload<Rest extends unknown[]>(
-  handler: (request: Request, file: UploadedFile, ...rest: Rest) => Response | Promise<Response>,
+  handler: (request: Request, file: JweFile, ...rest: Rest) => Response | Promise<Response>,
   options: WithJweUploadOptions,
 ): (request: Request, ...rest: Rest) => Promise<Response> {
   const { dest, limit, maxSpill, fieldName, onError, logger, onReject, ...serverOptions } = options;

@@ -1,0 +1,17 @@
+import type { JweServer, Opened, RefusalReporting } from '@jwe-transport/server-core';
+import { writeAnswer } from '@jwe-transport/server-core';
+import { reportRefusal } from '@jwe-transport/server-core/adapter';
+import type { Context } from 'hono';
+
+/** The engine's answer to an error, reported with the request's method and path, as a `Response`. */
+export async function refuse(
+  server: JweServer,
+  reporting: RefusalReporting,
+  c: Context,
+  error: unknown,
+  opened?: Opened,
+): Promise<Response> {
+  const decision = await server.refuse(error, opened);
+  reportRefusal(error, reporting, decision.report, { method: c.req.method, path: c.req.path });
+  return writeAnswer(decision);
+}
