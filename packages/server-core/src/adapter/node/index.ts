@@ -12,3 +12,8 @@ export {
   resolveUpload,
   type UploadInput,
 } from '../../node/receive-upload.js';
+export {
+  type MultipartOptions,
+  type MultipartResult,
+  receiveMultipart,
+} from '../../node/multipart.js';
