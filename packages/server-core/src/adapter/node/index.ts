@@ -4,6 +4,12 @@
  * applications: these names may change between minor versions.
  * @packageDocumentation
  */
+
+export {
+  type MultipartOptions,
+  type MultipartResult,
+  receiveMultipart,
+} from '../../node/multipart.js';
 export {
   notAnUpload,
   openFileEnvelope,
@@ -12,8 +18,3 @@ export {
   resolveUpload,
   type UploadInput,
 } from '../../node/receive-upload.js';
-export {
-  type MultipartOptions,
-  type MultipartResult,
-  receiveMultipart,
-} from '../../node/multipart.js';
