@@ -17,6 +17,10 @@ export type JweResponseErrorCode =
   /** A 2xx response to an encrypted request was not an envelope (opt out with `plainResponses: 'accept'`). */
   'ERR_JWE_RESPONSE_NOT_ENCRYPTED' | JweErrorCode;
 
+// The same brand check as the codec's isJweTransportError: a second copy or bundle of this
+// package makes a second class, so instanceof alone would miss its errors.
+const JWE_REQUEST_ERROR_BRAND = Symbol.for('@jwe-transport/client-core.JweRequestError');
+
 /**
  * A request body that cannot go out encrypted; the request was not sent. `code` is stable;
  * `message` says what the body was and how to fix it; neither carries key material or plaintext.
@@ -29,8 +33,11 @@ export class JweRequestError extends JweTransportError {
   constructor(code: JweRequestErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.name = 'JweRequestError';
+    Object.defineProperty(this, JWE_REQUEST_ERROR_BRAND, { value: true });
   }
 }
+
+const JWE_RESPONSE_ERROR_BRAND = Symbol.for('@jwe-transport/client-core.JweResponseError');
 
 /**
  * A response that should have been an envelope and could not be read, or one that should have
@@ -55,17 +62,28 @@ export class JweResponseError extends JweTransportError {
   ) {
     super(code, message, options);
     this.name = 'JweResponseError';
+    Object.defineProperty(this, JWE_RESPONSE_ERROR_BRAND, { value: true });
     this.status = response.status;
     this.response = response;
   }
 }
 
 export function isJweRequestError(value: unknown): value is JweRequestError {
-  return value instanceof JweRequestError;
+  return (
+    value instanceof JweRequestError ||
+    (typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[JWE_REQUEST_ERROR_BRAND] === true)
+  );
 }
 
 export function isJweResponseError(value: unknown): value is JweResponseError {
-  return value instanceof JweResponseError;
+  return (
+    value instanceof JweResponseError ||
+    (typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[JWE_RESPONSE_ERROR_BRAND] === true)
+  );
 }
 
 /**
