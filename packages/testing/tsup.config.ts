@@ -43,7 +43,11 @@ const declaredImportsOnly: Plugin = {
 export default defineConfig({
   // index: MSW handlers and builders (any runtime); undici: the MockAgent helper (Node);
   // reference-service: the repository's private reference service, bundled in (Node).
-  entry: ['src/index.ts', 'src/undici.ts', 'src/reference-service.ts'],
+  entry: {
+    index: 'src/index.ts',
+    undici: 'src/undici/index.ts',
+    'reference-service': 'src/reference-service.ts',
+  },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

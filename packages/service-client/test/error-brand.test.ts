@@ -9,7 +9,7 @@ import { isWebhookError, WebhookError } from '../src/webhooks/errors.js';
 // the package or a mix of import and require gives an application.
 const require = createRequire(import.meta.url);
 const cjs = require('../dist/index.cjs') as typeof import('../src/index.js');
-const cjsRedis = require('../dist/redis.cjs') as typeof import('../src/redis.js');
+const cjsRedis = require('../dist/redis.cjs') as typeof import('../src/redis/index.js');
 
 describe('error guards recognise errors from another copy of the package by their brand', () => {
   it.each([

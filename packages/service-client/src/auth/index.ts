@@ -5,7 +5,10 @@
  * @packageDocumentation
  */
 
-export { type BearerOptions, withBearer } from './auth/bearer-fetch.js';
+export type { FetchLike } from '../http/fetch-like.js';
+export { MemoryStore, type MemoryStoreOptions } from '../store/memory.js';
+export type { KeyValueStore } from '../store/types.js';
+export { type BearerOptions, withBearer } from './bearer-fetch.js';
 export {
   type AuthEndpointOptions,
   type ClientCredentials,
@@ -13,15 +16,12 @@ export {
   LOGIN_PATH,
   REFRESH_PATH,
   refreshTokenExchange,
-} from './auth/endpoints.js';
-export { AuthError, type AuthErrorCode, type AuthOperation, isAuthError } from './auth/errors.js';
+} from './endpoints.js';
+export { AuthError, type AuthErrorCode, type AuthOperation, isAuthError } from './errors.js';
 export {
   createTokenSession,
   TokenSession,
   type TokenSessionOptions,
   type TokenSessionStats,
-} from './auth/session.js';
-export { parseTokenAnswer, type TokenPair } from './auth/tokens.js';
-export type { FetchLike } from './http/fetch-like.js';
-export { MemoryStore, type MemoryStoreOptions } from './store/memory.js';
-export type { KeyValueStore } from './store/types.js';
+} from './session.js';
+export { parseTokenAnswer, type TokenPair } from './tokens.js';

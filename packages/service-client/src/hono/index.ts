@@ -3,7 +3,7 @@
  * over `verifyWebhook()` (Hono is an optional peer dependency; only its `c.req.raw` is used).
  * @packageDocumentation
  */
-import { type WebhookHandlerOptions, webhookHandler } from './webhooks/web-handler.js';
+import { type WebhookHandlerOptions, webhookHandler } from '../webhooks/web-handler.js';
 
 /** What the handler needs of Hono's context. */
 export interface HonoContextLike {
@@ -19,4 +19,4 @@ export function honoWebhook(options: WebhookHandlerOptions): (c: HonoContextLike
   return (c) => handle(c.req.raw);
 }
 
-export type { WebhookHandlerOptions } from './webhooks/web-handler.js';
+export type { WebhookHandlerOptions } from '../webhooks/web-handler.js';

@@ -4,12 +4,12 @@
  * @packageDocumentation
  */
 
-import { watchSealedUploads } from './node/early-answers.js';
-import { setSentStreamWatch } from './sent-stream-watch.js';
+import { watchSealedUploads } from '../node/early-answers.js';
+import { setSentStreamWatch } from '../sent-stream-watch.js';
 
-export * from './adapter.js';
-export { keepEarlyAnswers } from './node/early-answers.js';
-export { fileFromPath, toNodeReadable } from './node/files.js';
+export { keepEarlyAnswers } from '../node/early-answers.js';
+export { fileFromPath, toNodeReadable } from '../node/files.js';
+export * from './index.js';
 
 // A server that answers an upload early and closes the connection is reported with its answer.
 setSentStreamWatch(watchSealedUploads);

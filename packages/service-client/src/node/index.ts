@@ -5,10 +5,10 @@
  */
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { audioContentType } from './transcription/content-type.js';
-import { TranscriptionError } from './transcription/errors.js';
-import type { SizedSource } from './transcription/multipart-stream.js';
-import { type AudioFile, MAX_UPLOAD_BYTES } from './transcription/storage-upload.js';
+import { audioContentType } from '../transcription/content-type.js';
+import { TranscriptionError } from '../transcription/errors.js';
+import type { SizedSource } from '../transcription/multipart-stream.js';
+import { type AudioFile, MAX_UPLOAD_BYTES } from '../transcription/storage-upload.js';
 
 export interface AudioFileFromPathOptions {
   /** The name the storage keys it by. Default: the path's base name. */
@@ -88,5 +88,5 @@ export async function audioFileFromPath(
   return { name, data, type };
 }
 
-export type { SizedSource } from './transcription/multipart-stream.js';
-export type { AudioFile } from './transcription/storage-upload.js';
+export type { SizedSource } from '../transcription/multipart-stream.js';
+export type { AudioFile } from '../transcription/storage-upload.js';

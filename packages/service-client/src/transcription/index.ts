@@ -5,8 +5,8 @@
  * @packageDocumentation
  */
 
-export type { FetchLike } from './http/fetch-like.js';
-export { AUDIO_CONTENT_TYPES, audioContentType } from './transcription/content-type.js';
+export type { FetchLike } from '../http/fetch-like.js';
+export { AUDIO_CONTENT_TYPES, audioContentType } from './content-type.js';
 export {
   type DecodedDocument,
   type DecodedResult,
@@ -15,20 +15,20 @@ export {
   decodeSessionResult,
   documentFormat,
   type ResultStatus,
-} from './transcription/decode.js';
+} from './decode.js';
 export {
   isTranscriptionError,
   TranscriptionError,
   type TranscriptionErrorCode,
   type TranscriptionErrorDetails,
-} from './transcription/errors.js';
+} from './errors.js';
 export {
   type GrantOptions,
   parseUploadGrant,
   UPLOAD_GRANT_PATH,
   type UploadGrant,
-} from './transcription/grant.js';
-export type { SizedSource } from './transcription/multipart-stream.js';
+} from './grant.js';
+export type { SizedSource } from './multipart-stream.js';
 export {
   type ExtraData,
   type OutputFormat,
@@ -36,30 +36,30 @@ export {
   parseTranscriptionParams,
   type TranscriptionParams,
   transcriptionParamsIssues,
-} from './transcription/params.js';
-export type { ProgressListener, RetriedStep, TranscribeProgress } from './transcription/progress.js';
-export type { FhirOutput, ResultItem, SessionResult } from './transcription/result.js';
-export type { RetryOptions } from './transcription/retry.js';
+} from './params.js';
+export type { ProgressListener, RetriedStep, TranscribeProgress } from './progress.js';
+export type { FhirOutput, ResultItem, SessionResult } from './result.js';
+export type { RetryOptions } from './retry.js';
 export {
   type PostStartOptions,
   START_PATH,
   type StartedTranscription,
   type StartOptions,
   startBody,
-} from './transcription/start.js';
-export { type ResultState, STATUS_PATH } from './transcription/status.js';
+} from './start.js';
+export { type ResultState, STATUS_PATH } from './status.js';
 export {
   type AudioFile,
   MAX_UPLOAD_BYTES,
   type StorageUploadOptions,
   uploadToStorage,
   uploadWithRetries,
-} from './transcription/storage-upload.js';
+} from './storage-upload.js';
 export {
   SUBSCRIPTION_PATH,
   type WebhookSubscription,
   type WebhookSubscriptionRequest,
-} from './transcription/subscription.js';
+} from './subscription.js';
 export {
   COMPLETED_EVENT,
   INPUT_LANGUAGES,
@@ -76,5 +76,5 @@ export {
   TRANSFERS,
   type Transfer,
   UPLOAD_GRANT_ACTION,
-} from './transcription/vocabulary.js';
-export type { FinishedResult, WaitOptions } from './transcription/wait.js';
+} from './vocabulary.js';
+export type { FinishedResult, WaitOptions } from './wait.js';

@@ -5,15 +5,15 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
-import { parseLimit, tooLarge } from './webhooks/body-limit.js';
-import { isWebhookError, WebhookError } from './webhooks/errors.js';
+import { parseLimit, tooLarge } from '../webhooks/body-limit.js';
+import { isWebhookError, WebhookError } from '../webhooks/errors.js';
 import {
   createWebhookProcessor,
   internalFailure,
   refusal,
   type WebhookOutcome,
   type WebhookProcessorOptions,
-} from './webhooks/processor.js';
+} from '../webhooks/processor.js';
 
 export interface WebhookReceiverOptions extends WebhookProcessorOptions {
   /** Body size limit: bytes, or text such as `'256kb'`. Default 256 KiB. */
@@ -100,5 +100,5 @@ export function webhookReceiver(options: WebhookReceiverOptions): RequestHandler
   };
 }
 
-export { isWebhookError, WebhookError } from './webhooks/errors.js';
-export type { AckMode, WebhookDelivery } from './webhooks/processor.js';
+export { isWebhookError, WebhookError } from '../webhooks/errors.js';
+export type { AckMode, WebhookDelivery } from '../webhooks/processor.js';

@@ -5,25 +5,25 @@
  * @packageDocumentation
  */
 
-export { MemoryStore, type MemoryStoreOptions } from './store/memory.js';
-export type { KeyValueStore } from './store/types.js';
-export { COMPLETED_EVENT } from './transcription/vocabulary.js';
-export { DEFAULT_WEBHOOK_LIMIT } from './webhooks/body-limit.js';
+export { MemoryStore, type MemoryStoreOptions } from '../store/memory.js';
+export type { KeyValueStore } from '../store/types.js';
+export { COMPLETED_EVENT } from '../transcription/vocabulary.js';
+export { DEFAULT_WEBHOOK_LIMIT } from './body-limit.js';
 export {
   isWebhookError,
   WebhookError,
   type WebhookErrorCode,
   type WebhookErrorType,
-} from './webhooks/errors.js';
-export type { HeadersLike } from './webhooks/headers.js';
-export { parseWebhookBody, parseWebhookEvent, type WebhookEvent } from './webhooks/notification.js';
+} from './errors.js';
+export type { HeadersLike } from './headers.js';
+export { parseWebhookBody, parseWebhookEvent, type WebhookEvent } from './notification.js';
 export {
   type AckMode,
   createWebhookProcessor,
   type WebhookDelivery,
   type WebhookOutcome,
   type WebhookProcessorOptions,
-} from './webhooks/processor.js';
+} from './processor.js';
 export {
   DEFAULT_TOLERANCE_SECONDS,
   MAX_SIGNATURE_ENTRIES,
@@ -35,12 +35,12 @@ export {
   type VerifiedSignature,
   verifyWebhookSignature,
   WEBHOOK_SIGNATURE_HEADER,
-} from './webhooks/signature.js';
-export { DEFAULT_STORE_TIMEOUT_MS } from './webhooks/store-call.js';
+} from './signature.js';
+export { DEFAULT_STORE_TIMEOUT_MS } from './store-call.js';
 export {
   eventIdentity,
   type VerifiedWebhook,
   type VerifyWebhookOptions,
   verifyWebhook,
-} from './webhooks/verify.js';
-export { type WebhookHandlerOptions, webhookHandler } from './webhooks/web-handler.js';
+} from './verify.js';
+export { type WebhookHandlerOptions, webhookHandler } from './web-handler.js';

@@ -11,4 +11,4 @@ export {
   type KyRetryMarker,
   type KyRetrySource,
   kyAuth,
-} from './auth/ky-auth.js';
+} from '../auth/ky-auth.js';

@@ -5,7 +5,7 @@
  */
 import { getResponse, type RequestHandler } from 'msw';
 import { type Dispatcher, MockAgent } from 'undici';
-import { replyHeaders, toRequest } from './dispatch-request.js';
+import { replyHeaders, toRequest } from '../dispatch-request.js';
 
 export type JweMockAgentOptions = MockAgent.Options;
 

@@ -4,8 +4,8 @@
  * @packageDocumentation
  */
 import type { FastifyInstance } from 'fastify';
-import { parseLimit } from './webhooks/body-limit.js';
-import { createWebhookProcessor, type WebhookProcessorOptions } from './webhooks/processor.js';
+import { parseLimit } from '../webhooks/body-limit.js';
+import { createWebhookProcessor, type WebhookProcessorOptions } from '../webhooks/processor.js';
 
 export interface FastifyWebhookOptions extends WebhookProcessorOptions {
   /** The route, under the plugin's prefix. Default `/webhook`. */
@@ -40,4 +40,4 @@ export async function fastifyWebhook(
   });
 }
 
-export type { AckMode, WebhookDelivery } from './webhooks/processor.js';
+export type { AckMode, WebhookDelivery } from '../webhooks/processor.js';
