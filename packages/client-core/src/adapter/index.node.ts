@@ -8,7 +8,7 @@ import { watchSealedUploads } from '../node/early-answers.js';
 import { setSentStreamWatch } from '../sent-stream-watch.js';
 
 export { keepEarlyAnswers } from '../node/early-answers.js';
-export { fileFromPath, toNodeReadable } from '../node/files.js';
+export { toNodeReadable } from '../node/files.js';
 export * from './index.js';
 
 // A server that answers an upload early and closes the connection is reported with its answer.

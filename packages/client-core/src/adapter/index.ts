@@ -1,7 +1,8 @@
 /**
- * `@jwe-transport/client-core/adapter`: what an HTTP adapter (ky, undici, axios) is built from,
- * on top of everything the root export gives users: the client core itself, sending a sealed
- * stream, reading and describing bodies and headers. Not needed to use an adapter.
+ * `@jwe-transport/client-core/adapter`: what an HTTP adapter (ky, undici, axios) is built from:
+ * the client core itself, sending a sealed stream, reading and describing bodies and headers. The
+ * names users share with adapters (options, errors, `wasDecrypted`) are the root entry's only.
+ * Not needed to use an adapter.
  * @packageDocumentation
  */
 
@@ -10,7 +11,6 @@ export { ENVELOPE_ONLY_HEADERS, type HeaderEditor, markDecryptedHeaders } from '
 export { describeArrival, describeTarget } from '../describe.js';
 export { asEnvelope } from '../envelope-detect.js';
 export { sendSealedStream } from '../fetch.js';
-export * from '../index.js';
 export { type HeaderView, isJsonMediaType, isMultipartForm, saysJwe } from '../media-type.js';
 export type { OpenedBody, ResponseContext, ResponseHead } from '../open-response.js';
 export type { ResolvedClientOptions } from '../options.js';
