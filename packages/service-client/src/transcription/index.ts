@@ -53,7 +53,6 @@ export {
   MAX_UPLOAD_BYTES,
   type StorageUploadOptions,
   uploadToStorage,
-  uploadWithRetries,
 } from './storage-upload.js';
 export {
   SUBSCRIPTION_PATH,
