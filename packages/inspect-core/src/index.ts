@@ -4,6 +4,7 @@
  * same code runs in Node, browsers and workers.
  * @packageDocumentation
  */
+export type { PartSummary } from './base64url-check.js';
 export { type ClassifiedInput, classifyInput, requireEnvelopeBody } from './classify.js';
 export { type DecryptedEnvelope, type DecryptWithKeysOptions, decryptWithKeys } from './decrypt-with-keys.js';
 export { type DecodedEnvelope, diagnose } from './diagnose.js';
@@ -32,6 +33,6 @@ export type {
   ProtectedHeaderReport,
   Verification,
 } from './report.js';
-export { findTagMatch, type TagMatch } from './tag-analysis.js';
+export { type AadReading, findTagMatch, type TagMatch } from './tag-analysis.js';
 export { type VerifyResult, verifyEnvelope } from './verify.js';
 export { checkWebhookSignature, type WebhookCheck, type WebhookCheckOptions } from './webhook.js';

@@ -3,7 +3,7 @@
  * the engine. Not part of the package's promise: any release may change or remove them.
  * @packageDocumentation
  */
-export { Base64UrlAnalyzer, type PartSummary } from '../base64url-check.js';
+export { Base64UrlAnalyzer } from '../base64url-check.js';
 export { decryptionFailedError } from '../decrypt-with-keys.js';
 export { formatSize, headerSourceNote } from '../format.js';
 export { type HarEntryView, readHarEntry } from '../har.js';
