@@ -82,6 +82,7 @@ function extract(entry, tempFolder) {
         reportFolder,
         reportTempFolder: tempFolder,
         reportFileName: `${entry.report}.api.md`,
+        includeForgottenExports: true,
       },
       docModel: { enabled: false },
       dtsRollup: { enabled: false },
@@ -96,7 +97,9 @@ function extract(entry, tempFolder) {
           // Doc-comment placement and {@link} targets are documentation matters, not the surface.
           'ae-misplaced-package-tag': { logLevel: 'none' },
           'ae-unresolved-link': { logLevel: 'none' },
-          'ae-forgotten-export': { logLevel: 'none', addToApiReportFile: true },
+          // A type the entry's names use but do not export: the report shows its declaration
+          // (includeForgottenExports), without a warning that would name a hashed dist chunk.
+          'ae-forgotten-export': { logLevel: 'none', addToApiReportFile: false },
         },
         tsdocMessageReporting: { default: { logLevel: 'none' } },
       },
