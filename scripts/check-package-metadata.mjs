@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Fails when a package under packages/ would publish without the metadata an npm page needs:
-// repository, homepage, bugs, license, engines, description, keywords, a LICENSE and a README in
-// the directory and in `files`, and README links that still resolve once the README is on npm.
+// repository, homepage, bugs, license, engines, description, keywords, sideEffects, a LICENSE and a
+// README in the directory and in `files`, and README links that still resolve once the README is on npm.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -30,6 +30,18 @@ function problemsOf(dir, name) {
   );
   want(pkg.bugs?.url === ISSUES, `bugs.url must be ${ISSUES}`);
   const files = Array.isArray(pkg.files) ? pkg.files : [];
+  // Bundlers drop unused imports of side-effect-free files: a package says which of its files run
+  // code on import (an array of them), or `false` when none does. Leaving it out means "all".
+  want(
+    pkg.sideEffects === false ||
+      (Array.isArray(pkg.sideEffects) &&
+        pkg.sideEffects.every(
+          (path) =>
+            typeof path === 'string' &&
+            files.some((entry) => path.startsWith(`./${entry.replace(/\/$/, '')}/`)),
+        )),
+    'sideEffects must be false or list the shipped files that run code on import',
+  );
   for (const required of ['LICENSE', 'README.md']) {
     want(existsSync(join(dir, required)), `${required} is missing from the package directory`);
     want(files.includes(required), `"files" does not list ${required}`);

@@ -1,9 +1,15 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // index.ts is the default and browser build; index.node.ts adds the Node-only helpers. The
-  // adapter entries add what HTTP adapters are built from (`@jwe-transport/client-core/adapter`).
-  entry: ['src/index.ts', 'src/index.node.ts', 'src/adapter.ts', 'src/adapter.node.ts'],
+  // One naming scheme: a subpath's entry is its folder's index.ts (the default and browser build),
+  // with index.node.ts beside it where Node adds helpers. `adapter/` is what HTTP adapters are
+  // built from (`@jwe-transport/client-core/adapter`).
+  entry: {
+    index: 'src/index.ts',
+    'index.node': 'src/index.node.ts',
+    adapter: 'src/adapter/index.ts',
+    'adapter.node': 'src/adapter/index.node.ts',
+  },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

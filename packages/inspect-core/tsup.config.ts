@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // One naming scheme: a subpath's entry is its folder's index.ts.
+  entry: { index: 'src/index.ts', internal: 'src/internal/index.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,
@@ -9,6 +10,7 @@ export default defineConfig({
   // ES2022 and no Node target: the same build is bundled into the browser inspector.
   target: 'es2022',
   platform: 'neutral',
-  splitting: false,
+  // Shared chunks: both entries must see one copy of each module (InspectError among them).
+  splitting: true,
   treeshake: true,
 });

@@ -1,8 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // index.ts is the Node build; index.browser.ts leaves out what needs node:fs.
-  entry: ['src/index.ts', 'src/index.browser.ts'],
+  // One build for every runtime: client-core's own export conditions pick its Node or browser side.
+  entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

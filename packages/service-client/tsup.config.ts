@@ -1,18 +1,19 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: [
-    'src/index.ts',
-    'src/auth.ts',
-    'src/transcription.ts',
-    'src/webhooks.ts',
-    'src/node.ts',
-    'src/redis.ts',
-    'src/express.ts',
-    'src/fastify.ts',
-    'src/hono.ts',
-    'src/ky.ts',
-  ],
+  // One naming scheme: a subpath's entry is its folder's index.ts.
+  entry: {
+    index: 'src/index.ts',
+    auth: 'src/auth/index.ts',
+    transcription: 'src/transcription/index.ts',
+    webhooks: 'src/webhooks/index.ts',
+    node: 'src/node/index.ts',
+    redis: 'src/redis/index.ts',
+    express: 'src/express/index.ts',
+    fastify: 'src/fastify/index.ts',
+    hono: 'src/hono/index.ts',
+    ky: 'src/ky/index.ts',
+  },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

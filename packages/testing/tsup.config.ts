@@ -3,7 +3,11 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   // index: MSW handlers and builders (any runtime); undici: the MockAgent helper (Node);
   // reference-service: @jwe-transport/reference-service started with test defaults (Node).
-  entry: ['src/index.ts', 'src/undici.ts', 'src/reference-service.ts'],
+  entry: {
+    index: 'src/index.ts',
+    undici: 'src/undici/index.ts',
+    'reference-service': 'src/reference-service.ts',
+  },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

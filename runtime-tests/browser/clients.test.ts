@@ -14,7 +14,6 @@ import { type BrowserHarness, startBrowserHarness } from './harness.js';
  */
 const CLIENTS: Record<string, { entry: string; transport?: string }> = {
   'the fetch wrapper of @jwe-transport/client-core': { entry: 'fetch-client-core' },
-  'the fetch wrapper of @jwe-transport/ky-plugin': { entry: 'fetch-ky-plugin' },
   'ky 1 with @jwe-transport/ky-plugin': { entry: 'ky-plugin' },
   'ky 2 with @jwe-transport/ky-plugin': { entry: 'ky2-plugin' },
   'axios (XHR adapter) with @jwe-transport/axios-interceptor': {

@@ -6,7 +6,7 @@ import type { AxiosInstance } from 'axios';
 import { webPlatform } from './platform.js';
 import { installJwe, type JweAxiosOptions } from './use-jwe.js';
 
-export * from './exports.js';
+export type { JweAxiosOptions } from './use-jwe.js';
 
 /**
  * Installs JWE request and response interceptors on `instance` and returns a function that

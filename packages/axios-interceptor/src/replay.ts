@@ -1,4 +1,4 @@
-import { JweRequestError } from '@jwe-transport/client-core/adapter';
+import { JweRequestError } from '@jwe-transport/client-core';
 import type { InternalAxiosRequestConfig } from 'axios';
 
 /*

@@ -1,9 +1,5 @@
-import type {
-  JweCallOptions,
-  JweClient,
-  SealedBody,
-  UploadProgressListener,
-} from '@jwe-transport/client-core/adapter';
+import type { JweCallOptions, UploadProgressListener } from '@jwe-transport/client-core';
+import type { JweClient, SealedBody } from '@jwe-transport/client-core/adapter';
 import axios, { type AxiosProgressEvent, type InternalAxiosRequestConfig } from 'axios';
 import { toFetchHeaders } from './axios-headers.js';
 import { CALL_STATE, type CallState, type ConfigWithState } from './call-state.js';

@@ -1,4 +1,5 @@
-import { DECRYPTED_HEADER, type JweClient, markDecryptedHeaders } from '@jwe-transport/client-core/adapter';
+import { DECRYPTED_HEADER } from '@jwe-transport/client-core';
+import { type JweClient, markDecryptedHeaders } from '@jwe-transport/client-core/adapter';
 import { type AxiosResponse, isAxiosError } from 'axios';
 import { AxiosHeaderView } from './axios-headers.js';
 import { type CallState, stateOf } from './call-state.js';

@@ -1,8 +1,5 @@
-import {
-  createJweClient,
-  type JweCallOptions,
-  type JweClientOptions,
-} from '@jwe-transport/client-core/adapter';
+import type { JweCallOptions, JweClientOptions } from '@jwe-transport/client-core';
+import { createJweClient } from '@jwe-transport/client-core/adapter';
 import type { AxiosInstance } from 'axios';
 import type { Platform } from './platform.js';
 import { requestInterceptor } from './request-interceptor.js';

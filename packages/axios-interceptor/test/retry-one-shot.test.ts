@@ -2,11 +2,12 @@
 // is sent again), never an empty or re-used envelope. Re-readable bodies are retried by the
 // client conformance suite (conformance-*.test.ts).
 import { Readable } from 'node:stream';
+import { isJweRequestError } from '@jwe-transport/client-core';
 import { SHARED_KEY, startJweServer } from '@jwe-transport/test-support/client/jwe-server';
 import axios from 'axios';
 import axiosRetry from 'axios-retry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isJweRequestError, useJwe } from '../src/index.node.js';
+import { useJwe } from '../src/index.node.js';
 
 describe('useJwe with axios-retry: a one-shot stream', () => {
   let server: Awaited<ReturnType<typeof startJweServer>>;

@@ -1,8 +1,8 @@
 import {
   type DecryptedEnvelope,
-  decryptionFailedError as engineDecryptionFailedError,
   decryptWithKeys as engineDecryptWithKeys,
 } from '@jwe-transport/inspect-core';
+import { decryptionFailedError as engineDecryptionFailedError } from '@jwe-transport/inspect-core/internal';
 import { type CliError, toCliError } from './cli-error.js';
 import type { KeySet } from './keys.js';
 

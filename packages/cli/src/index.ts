@@ -3,7 +3,6 @@
  * command line against the given streams and resolves with the exit code.
  * @packageDocumentation
  */
-export { CliError, type CliErrorCode } from './cli-error.js';
 export { EXIT, type ExitCode } from './exit-codes.js';
 export type { CliIo } from './io.js';
 export { run } from './run.js';

@@ -1,8 +1,9 @@
 import { PassThrough } from 'node:stream';
-import { CliError, EXIT, run } from '@jwe-transport/cli';
+import { EXIT, run } from '@jwe-transport/cli';
 import { isJweTransportError, JweTransportError } from '@jwe-transport/codec';
 import { describe, expect, it } from 'vitest';
 import { joseCEncrypt } from '../../../test-vectors/peers/index.mjs';
+import { CliError } from '../src/cli-error.js';
 import { KEY, utf8 } from './helpers/run-cli.js';
 
 function collect(stream: PassThrough): () => string {
@@ -46,7 +47,7 @@ describe('the library entry: run(argv, io) in-process', () => {
     expect(err()).toContain('No input');
   });
 
-  it('reports CliErrors, which extend the JweTransportError base class and keep their code', () => {
+  it('reports CliErrors (internal to the package), which extend the JweTransportError base class and keep their code', () => {
     const error = new CliError('ERR_NOT_AN_ENVELOPE', 'not an envelope');
     expect(error).toBeInstanceOf(JweTransportError);
     expect(isJweTransportError(error)).toBe(true);

@@ -20,6 +20,10 @@ export type JweResponseErrorCode =
   | 'ERR_JWE_RESPONSE_UNBUILDABLE'
   | JweErrorCode;
 
+// The same brand check as the codec's isJweTransportError: a second copy or bundle of this
+// package makes a second class, so instanceof alone would miss its errors.
+const JWE_REQUEST_ERROR_BRAND = Symbol.for('@jwe-transport/client-core.JweRequestError');
+
 /**
  * A request body that cannot go out encrypted; the request was not sent. `code` is stable;
  * `message` says what the body was and how to fix it; neither carries key material or plaintext.
@@ -32,8 +36,11 @@ export class JweRequestError extends JweTransportError {
   constructor(code: JweRequestErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.name = 'JweRequestError';
+    Object.defineProperty(this, JWE_REQUEST_ERROR_BRAND, { value: true });
   }
 }
+
+const JWE_RESPONSE_ERROR_BRAND = Symbol.for('@jwe-transport/client-core.JweResponseError');
 
 /**
  * A response that should have been an envelope and could not be read, or one that should have
@@ -58,17 +65,28 @@ export class JweResponseError extends JweTransportError {
   ) {
     super(code, message, options);
     this.name = 'JweResponseError';
+    Object.defineProperty(this, JWE_RESPONSE_ERROR_BRAND, { value: true });
     this.status = response.status;
     this.response = response;
   }
 }
 
 export function isJweRequestError(value: unknown): value is JweRequestError {
-  return value instanceof JweRequestError;
+  return (
+    value instanceof JweRequestError ||
+    (typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[JWE_REQUEST_ERROR_BRAND] === true)
+  );
 }
 
 export function isJweResponseError(value: unknown): value is JweResponseError {
-  return value instanceof JweResponseError;
+  return (
+    value instanceof JweResponseError ||
+    (typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[JWE_RESPONSE_ERROR_BRAND] === true)
+  );
 }
 
 /**

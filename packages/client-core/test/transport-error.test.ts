@@ -1,7 +1,8 @@
 // client-core's errors are JweTransportErrors: one catch and one `code` for every package.
 import { isJweTransportError, JweTransportError } from '@jwe-transport/codec';
 import { describe, expect, it } from 'vitest';
-import { createJweClient, JweRequestError, JweResponseError, JweUploadError } from '../src/adapter.js';
+import { createJweClient } from '../src/adapter/index.js';
+import { JweRequestError, JweResponseError, JweUploadError } from '../src/index.js';
 
 describe('client-core errors', () => {
   it('a refused request body is a JweRequestError and a JweTransportError, code kept', async () => {

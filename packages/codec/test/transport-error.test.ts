@@ -6,7 +6,7 @@ import {
   isJweTransportError,
   JweError,
   JweTransportError,
-} from '../src/index.node.js';
+} from '../src/index.js';
 
 const KEY = '0123456789abcdef';
 
@@ -32,5 +32,23 @@ describe('JweTransportError', () => {
     expect(isJweTransportError(new Error('x'))).toBe(false);
     expect(isJweTransportError(null)).toBe(false);
     expect(isJweTransportError({ code: 'ERR_JWE_INVALID' })).toBe(false);
+  });
+});
+
+describe('isJweError', () => {
+  it('recognises a JweError from another copy of the codec (its CommonJS build) by its brand', async () => {
+    const { createRequire } = await import('node:module');
+    const cjs = createRequire(import.meta.url)('../dist/index.node.cjs') as typeof import('../src/index.js');
+    const other = new cjs.JweError('ERR_JWE_INVALID', 'x');
+    expect(other).not.toBeInstanceOf(JweError);
+    expect(isJweError(other)).toBe(true);
+    expect(cjs.isJweError(new JweError('ERR_JWE_INVALID', 'x'))).toBe(true);
+  });
+
+  it('and not another jwe-transport error, nor a look-alike', () => {
+    expect(isJweError(new JweTransportError('ERR_JWE_INVALID', 'x'))).toBe(false);
+    expect(isJweError(Object.assign(new Error('x'), { name: 'JweError', code: 'ERR_JWE_INVALID' }))).toBe(
+      false,
+    );
   });
 });

@@ -187,7 +187,7 @@ function checkMembers(members: Record<string, unknown>, diagnostics: Diagnostic[
 /** The keyless part of `inspect`: header, kid, part lengths and everything that can be said without a key. */
 export function diagnose(
   envelope: LooseEnvelope,
-  streamed: Partial<Record<(typeof BINARY_MEMBERS)[number], PartSummary>> = {},
+  streamed: Partial<Record<'protected' | 'iv' | 'ciphertext' | 'tag' | 'aad', PartSummary>> = {},
 ): { report: InspectReport; decoded: DecodedEnvelope } {
   const { members } = envelope;
   const diagnostics: Diagnostic[] = [];

@@ -4,35 +4,12 @@
  * same code runs in Node, browsers and workers.
  * @packageDocumentation
  */
-export { Base64UrlAnalyzer, checkBase64Url, type DecodedPart, type PartSummary } from './base64url-check.js';
-export { fromBase64, fromBase64Url, toBase64, toHex } from './bytes.js';
-export {
-  type ClassifiedInput,
-  classifyInput,
-  isCompactText,
-  isEnvelopeObject,
-  isHar,
-  looksLikeEnvelope,
-  requireEnvelopeBody,
-} from './classify.js';
-export {
-  type DecryptedEnvelope,
-  type DecryptWithKeysOptions,
-  decryptionFailedError,
-  decryptWithKeys,
-} from './decrypt-with-keys.js';
+export type { PartSummary } from './base64url-check.js';
+export { type ClassifiedInput, classifyInput, requireEnvelopeBody } from './classify.js';
+export { type DecryptedEnvelope, type DecryptWithKeysOptions, decryptWithKeys } from './decrypt-with-keys.js';
 export { type DecodedEnvelope, diagnose } from './diagnose.js';
-export { sha256Hex } from './digest.js';
 export { InspectError, type InspectErrorCode, isInspectError } from './errors.js';
-export { formatSize, headerSourceNote } from './format.js';
-export {
-  type HarBody,
-  type HarEntryView,
-  type HarScan,
-  type HarSide,
-  readHarEntry,
-  scanHar,
-} from './har.js';
+export { type HarBody, type HarScan, type HarSide, scanHar } from './har.js';
 export {
   type AnalyzeHarOptions,
   analyzeHar,
@@ -40,17 +17,9 @@ export {
   failureReason,
   type HarAnalysis,
   type HarRow,
-  outcomeLabel,
-  urlWithoutQuery,
 } from './har-analysis.js';
-export { decryptedHar, type ExportOptions, plaintextOf, redactedHar } from './har-export.js';
-export {
-  type HttpMessage,
-  headerValue,
-  isMarkedEncrypted,
-  looksLikeHttpMessage,
-  parseHttpMessage,
-} from './http-message.js';
+export { decryptedHar, type ExportOptions, redactedHar } from './har-export.js';
+export { type HttpMessage, parseHttpMessage } from './http-message.js';
 export { type Inspection, inspectEnvelope } from './inspect.js';
 export { type KeyEntry, type KeySet, keyFingerprint, keysToTry, parseKeyText } from './keys.js';
 export {
@@ -59,12 +28,10 @@ export {
   kidNamesOtherKey,
   type OpenedKids,
 } from './kid-mismatch.js';
-export { type LooseEnvelope, readLooseEnvelope } from './loose-envelope.js';
+export type { LooseEnvelope } from './loose-envelope.js';
 export { maskIdentifiers, maskValue } from './mask.js';
-export { isPrintableText, type MediaInfo, sniffMediaType } from './media-type.js';
-export { isObject } from './object.js';
-export { parseJsonQuietly } from './parse-json.js';
-export { classifyPlaintext, describePayload, type Payload } from './payload.js';
+export type { MediaInfo } from './media-type.js';
+export { classifyPlaintext, type Payload } from './payload.js';
 export type {
   Diagnostic,
   InspectReport,
@@ -72,19 +39,6 @@ export type {
   ProtectedHeaderReport,
   Verification,
 } from './report.js';
-export {
-  type AadReading,
-  aadReadings,
-  decryptAuthenticated,
-  findTagMatch,
-  fullHmac,
-  type TagMatch,
-} from './tag-analysis.js';
+export { type AadReading, findTagMatch, type TagMatch } from './tag-analysis.js';
 export { type VerifyResult, verifyEnvelope } from './verify.js';
-export {
-  checkWebhookSignature,
-  parseSignatureHeader,
-  WEBHOOK_TOLERANCE_SECONDS,
-  type WebhookCheck,
-  type WebhookCheckOptions,
-} from './webhook.js';
+export { checkWebhookSignature, type WebhookCheck, type WebhookCheckOptions } from './webhook.js';

@@ -1,4 +1,5 @@
-import { formatSize, headerSourceNote, type Inspection, type Payload } from '@jwe-transport/inspect-core';
+import type { Inspection, Payload } from '@jwe-transport/inspect-core';
+import { formatSize, headerSourceNote } from '@jwe-transport/inspect-core/internal';
 import { type Child, facts, h } from './dom.js';
 import { jsonTree } from './json-tree.js';
 

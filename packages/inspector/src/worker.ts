@@ -8,10 +8,10 @@ import {
   type HarRow,
   inspectEnvelope,
   type KeySet,
-  readHarEntry,
   redactedHar,
   requireEnvelopeBody,
 } from '@jwe-transport/inspect-core';
+import { readHarEntry } from '@jwe-transport/inspect-core/internal';
 import type { OutcomeSummary, RowSummary, SideDetail, WorkerRequest, WorkerResponse } from './protocol.js';
 
 /*

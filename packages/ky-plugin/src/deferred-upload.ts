@@ -1,4 +1,5 @@
-import type { SealableBody, UploadProgressListener } from '@jwe-transport/client-core/adapter';
+import type { UploadProgressListener } from '@jwe-transport/client-core';
+import type { SealableBody } from '@jwe-transport/client-core/adapter';
 
 /**
  * Marks a request whose file this plugin seals only when ky's `fetch` option is called. It never

@@ -1,23 +1,25 @@
 import {
+  type JweCallOptions,
+  JweRequestError,
+  JweResponseError,
+  type ResponseMode,
+  type UploadProgressListener,
+} from '@jwe-transport/client-core';
+import {
   canStream,
   createJweClient,
   isJsonMediaType,
   isMultipartForm,
-  type JweCallOptions,
   type JweClient,
-  JweRequestError,
-  JweResponseError,
-  type ResponseMode,
   type SealableBody,
   type SealedBody,
   saysJwe,
   sendSealedStream,
-  type UploadProgressListener,
 } from '@jwe-transport/client-core/adapter';
 import { isJweError } from '@jwe-transport/codec';
 import { attemptHeaders, DEFERRED_HEADER, type Plaintext, placeholderFor } from './deferred-upload.js';
 import { type HookArguments, hookArguments, type KyOptionsView } from './hook-arguments.js';
-import { checkKyOptions, type JweOptions } from './options.js';
+import { checkKyOptions, type JwePluginOptions } from './options.js';
 import { jsonSealer } from './sealed-json.js';
 
 /**
@@ -131,7 +133,7 @@ function isLargeSingleFile(form: FormData, field: string, threshold: number): bo
  *
  * Add it last: ky 1.x skips the `beforeRequest` hooks after one that returns a new request.
  */
-export function jwe(options: JweOptions): JweKyOptions {
+export function jwe(options: JwePluginOptions): JweKyOptions {
   checkKyOptions(options);
   const client: JweClient = createJweClient(options);
   const sealer = jsonSealer(client, options.stringifyJson);

@@ -1,7 +1,7 @@
-import type { JweClientOptions } from '@jwe-transport/client-core/adapter';
+import type { JweClientOptions } from '@jwe-transport/client-core';
 
 /** `jwe()`'s options: the client core's, plus two that only a ky hook needs. */
-export interface JweOptions extends JweClientOptions {
+export interface JwePluginOptions extends JweClientOptions {
   /**
    * The fetch every request goes out through (the plugin takes ky's `fetch` option to open answers
    * and to seal streamed uploads per attempt). Default: the global fetch; either way proxies and
@@ -15,7 +15,7 @@ export interface JweOptions extends JweClientOptions {
   stringifyJson?: (data: unknown) => string;
 }
 
-export function checkKyOptions(options: JweOptions): void {
+export function checkKyOptions(options: JwePluginOptions): void {
   if (options.stringifyJson !== undefined && typeof options.stringifyJson !== 'function') {
     throw new TypeError('jwe(): "stringifyJson" must be a function (data) => string.');
   }

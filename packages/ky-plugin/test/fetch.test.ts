@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { createJweFetch, type FetchImplementation, JweResponseError } from '@jwe-transport/client-core';
 import { joseDecrypt, referenceKey } from '@jwe-transport/test-support/client/reference-jwe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jwcryptoDecrypt } from '../../../test-vectors/peers/index.mjs';
-import { createJweFetch, type FetchImplementation, JweResponseError, jwe } from '../src/index.js';
+import { jwe } from '../src/index.js';
 import { SHARED_KEY, startTestServer, type TestServer } from './helpers/test-server.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

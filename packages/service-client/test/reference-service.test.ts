@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createJweFetch } from '@jwe-transport/ky-plugin';
+import { createJweFetch } from '@jwe-transport/client-core';
 import { type RunningService, startService } from '@jwe-transport/reference-service';
 import {
   createServiceClient,

@@ -1,5 +1,5 @@
-import { fileFromPath } from '@jwe-transport/client-core';
-import { jwe, wasDecrypted } from '@jwe-transport/ky-plugin';
+import { fileFromPath, wasDecrypted } from '@jwe-transport/client-core';
+import { jwe } from '@jwe-transport/ky-plugin';
 import { clientConformance } from '@jwe-transport/test-support/client-conformance';
 import { type KyLike, kyDriver } from '@jwe-transport/test-support/client-drivers/ky';
 import ky2 from 'ky2';

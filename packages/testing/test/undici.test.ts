@@ -4,7 +4,7 @@ import { HttpResponse, http } from 'msw';
 import { FormData, request } from 'undici';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createJweHttp } from '../src/index.js';
-import { createJweMockAgent } from '../src/undici.js';
+import { createJweMockAgent } from '../src/undici/index.js';
 
 /*
  * undici's request() through a composed dispatcher is invisible to MSW: the same handlers answer

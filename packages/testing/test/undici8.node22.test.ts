@@ -5,7 +5,7 @@ import { expect, it, vi } from 'vitest';
 // helper and the tests import: undici 8 needs Node >= 22.19, so this file runs only in the Node 24 pass.
 vi.mock('undici', async () => await import('undici8'));
 
-const { createJweMockAgent, JweMockAgent } = await import('../src/undici.js');
+const { createJweMockAgent, JweMockAgent } = await import('../src/undici/index.js');
 await import('./undici.test.js');
 
 it('builds the helper on undici 8', async () => {

@@ -1,12 +1,10 @@
 import { Readable } from 'node:stream';
+import type { JweClientOptions, UploadProgress, UploadProgressListener } from '@jwe-transport/client-core';
 import {
   type CallPlan,
   createJweClient,
   type JweClient,
-  type JweClientOptions,
   type ResponseContext,
-  type UploadProgress,
-  type UploadProgressListener,
 } from '@jwe-transport/client-core/adapter';
 import type { Dispatcher } from 'undici';
 import { sealJsonInline } from './inline-json.js';

@@ -1,4 +1,4 @@
-import { JweRequestError } from '@jwe-transport/client-core/adapter';
+import { JweRequestError } from '@jwe-transport/client-core';
 
 /*
  * undici's fetch hands a dispatcher a FormData body already serialised as multipart bytes. To

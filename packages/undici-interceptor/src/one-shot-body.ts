@@ -1,4 +1,4 @@
-import { JweRequestError } from '@jwe-transport/client-core/adapter';
+import { JweRequestError } from '@jwe-transport/client-core';
 
 /*
  * A stream body can be read once. undici's retry interceptor sends its first attempt with the

@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { DECRYPTED_HEADER, type DecryptionInfo } from '@jwe-transport/client-core';
 import {
-  DECRYPTED_HEADER,
-  type DecryptionInfo,
   ENVELOPE_ONLY_HEADERS,
   type JweClient,
   markDecryptedHeaders,

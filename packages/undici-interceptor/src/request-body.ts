@@ -1,10 +1,6 @@
 import { Readable } from 'node:stream';
-import {
-  type JweClient,
-  JweRequestError,
-  type SealedBody,
-  type UploadProgressListener,
-} from '@jwe-transport/client-core/adapter';
+import { JweRequestError, type UploadProgressListener } from '@jwe-transport/client-core';
+import type { JweClient, SealedBody } from '@jwe-transport/client-core/adapter';
 import { boundaryOf, filePartStream, firstFilePart, soleFileSize } from './multipart-file.js';
 
 type DispatchBody = unknown;

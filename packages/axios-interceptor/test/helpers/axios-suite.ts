@@ -1,5 +1,6 @@
 // useJwe's behaviour, run once per axios adapter that Node.js can use (http and fetch).
 
+import { isJweRequestError, JweResponseError } from '@jwe-transport/client-core';
 import {
   type JweTestServer,
   OTHER_KEY,
@@ -8,7 +9,7 @@ import {
 } from '@jwe-transport/test-support/client/jwe-server';
 import axios, { type AxiosInstance, isAxiosError } from 'axios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isJweRequestError, JweResponseError, useJwe } from '../../src/index.node.js';
+import { useJwe } from '../../src/index.node.js';
 
 type Failure = Error & { code?: string; status?: number };
 

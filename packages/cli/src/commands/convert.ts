@@ -1,5 +1,6 @@
 import { fromCompact, parseEnvelope, toCompact } from '@jwe-transport/codec';
-import { classifyInput, parseJsonQuietly, requireEnvelopeBody } from '@jwe-transport/inspect-core';
+import { classifyInput, requireEnvelopeBody } from '@jwe-transport/inspect-core';
+import { parseJsonQuietly } from '@jwe-transport/inspect-core/internal';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';

@@ -2,12 +2,12 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   classifyPlaintext,
-  describePayload,
   type HarBody,
   kidMismatchWarning,
   type Payload,
   scanHar,
 } from '@jwe-transport/inspect-core';
+import { describePayload } from '@jwe-transport/inspect-core/internal';
 import { CliError, toCliError } from '../cli-error.js';
 import type { CommandContext } from '../context.js';
 import { decryptWithKeys } from '../decrypt-with-keys.js';

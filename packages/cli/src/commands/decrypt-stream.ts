@@ -7,7 +7,7 @@ import {
   type KeyInput,
   type KeyResolver,
 } from '@jwe-transport/codec';
-import { sniffMediaType } from '@jwe-transport/inspect-core';
+import { sniffMediaType } from '@jwe-transport/inspect-core/internal';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../context.js';
 import { decryptionFailedError } from '../decrypt-with-keys.js';

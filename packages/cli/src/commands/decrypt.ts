@@ -1,9 +1,5 @@
-import {
-  classifyInput,
-  classifyPlaintext,
-  describePayload,
-  requireEnvelopeBody,
-} from '@jwe-transport/inspect-core';
+import { classifyInput, classifyPlaintext, requireEnvelopeBody } from '@jwe-transport/inspect-core';
+import { describePayload } from '@jwe-transport/inspect-core/internal';
 import { CliError } from '../cli-error.js';
 import { type CommandContext, keysFor } from '../context.js';
 import { type DecryptedEnvelope, decryptWithKeys } from '../decrypt-with-keys.js';

@@ -2,11 +2,11 @@ import type { InspectReport } from '@jwe-transport/inspect-core';
 import {
   classifyInput,
   diagnose,
-  readLooseEnvelope,
   requireEnvelopeBody,
   scanHar,
   verifyEnvelope,
 } from '@jwe-transport/inspect-core';
+import { readLooseEnvelope } from '@jwe-transport/inspect-core/internal';
 import { CliError } from '../cli-error.js';
 import { type CommandContext, keysFor } from '../context.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';

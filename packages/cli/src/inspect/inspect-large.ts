@@ -1,6 +1,7 @@
 import { decryptStream, isJweError } from '@jwe-transport/codec';
 import type { InspectReport, Verification } from '@jwe-transport/inspect-core';
-import { diagnose, readLooseEnvelope, sniffMediaType } from '@jwe-transport/inspect-core';
+import { diagnose } from '@jwe-transport/inspect-core';
+import { readLooseEnvelope, sniffMediaType } from '@jwe-transport/inspect-core/internal';
 import { streamingKey } from '../commands/decrypt-stream.js';
 import { type OpenedInput, remainingBytes } from '../input/read-input.js';
 import type { KeySet } from '../keys.js';

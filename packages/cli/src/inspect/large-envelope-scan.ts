@@ -1,4 +1,5 @@
-import { Base64UrlAnalyzer, type PartSummary } from '@jwe-transport/inspect-core';
+import type { PartSummary } from '@jwe-transport/inspect-core';
+import { Base64UrlAnalyzer } from '@jwe-transport/inspect-core/internal';
 import { CliError } from '../cli-error.js';
 
 /** Everything but the ciphertext is kept; more than this means the input is not an envelope. */

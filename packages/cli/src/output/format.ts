@@ -1,2 +1,2 @@
 // Shared with the browser inspector, so they say the same thing.
-export { formatSize, headerSourceNote } from '@jwe-transport/inspect-core';
+export { formatSize, headerSourceNote } from '@jwe-transport/inspect-core/internal';

@@ -1,9 +1,10 @@
 // Fail-closed behaviour through ky, for ky 1.x and 2.x: what never goes out plain, what comes
 // back as an error, and a 200 MiB upload that the server refuses before reading it.
 
+import { JweResponseError, wasDecrypted } from '@jwe-transport/client-core';
 import { type LargeFile, makeLargeFile } from '@jwe-transport/test-support/client/large-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JweResponseError, jwe, wasDecrypted } from '../../src/index.js';
+import { jwe } from '../../src/index.js';
 import type { KyLike } from './ky-suite.js';
 import { GATEWAY_PAGE, SHARED_KEY, startTestServer, type TestServer } from './test-server.js';
 

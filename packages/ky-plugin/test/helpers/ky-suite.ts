@@ -1,11 +1,12 @@
 // The same behaviour checks for ky 1.x and ky 2.x: each version's test file calls kySuite() with
 // its own ky, so both calling conventions run against the same real server.
 import { createHash, randomBytes } from 'node:crypto';
+import { JweRequestError, JweResponseError } from '@jwe-transport/client-core';
 import { keyring } from '@jwe-transport/codec';
 import { joseDecrypt, referenceKey } from '@jwe-transport/test-support/client/reference-jwe';
 import type kyOne from 'ky';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JweRequestError, JweResponseError, jwe } from '../../src/index.js';
+import { jwe } from '../../src/index.js';
 import { SHARED_KEY, startTestServer, type TestServer } from './test-server.js';
 
 /** Both generations share this much surface; ky 2.x is cast to ky 1.x's type for it. */

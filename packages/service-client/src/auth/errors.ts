@@ -10,6 +10,10 @@ export type AuthErrorCode =
   /** The login or refresh answer had no usable tokens. */
   | 'ERR_AUTH_RESPONSE_INVALID';
 
+// The same brand check as the codec's isJweTransportError: a second copy or bundle of this
+// package makes a second class, so instanceof alone would miss its errors.
+const AUTH_ERROR_BRAND = Symbol.for('@jwe-transport/service-client.AuthError');
+
 /**
  * A failed login or refresh; a `JweTransportError` (of `@jwe-transport/codec`) with a stable `code`. `status` is the HTTP status when the service answered. The message
  * names what to check (spec 7: "Authentication failed: client id or client secret wrong") and
@@ -22,12 +26,18 @@ export class AuthError extends JweTransportError {
   constructor(code: AuthErrorCode, message: string, details: { status?: number; cause?: unknown } = {}) {
     super(code, message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'AuthError';
+    Object.defineProperty(this, AUTH_ERROR_BRAND, { value: true });
     this.status = details.status;
   }
 }
 
 export function isAuthError(value: unknown): value is AuthError {
-  return value instanceof AuthError;
+  return (
+    value instanceof AuthError ||
+    (typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[AUTH_ERROR_BRAND] === true)
+  );
 }
 
 /** The operation an HTTP failure belongs to, for its message. */

@@ -44,6 +44,10 @@ export interface TranscriptionErrorDetails {
   cause?: unknown;
 }
 
+// The same brand check as the codec's isJweTransportError: a second copy or bundle of this
+// package makes a second class, so instanceof alone would miss its errors.
+const TRANSCRIPTION_ERROR_BRAND = Symbol.for('@jwe-transport/service-client.TranscriptionError');
+
 /**
  * A failure of the transcription workflow; a `JweTransportError` (of `@jwe-transport/codec`) with
  * a stable `code`. The message says what to check, never a secret.
@@ -62,6 +66,7 @@ export class TranscriptionError extends JweTransportError {
   constructor(code: TranscriptionErrorCode, message: string, details: TranscriptionErrorDetails = {}) {
     super(code, message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'TranscriptionError';
+    Object.defineProperty(this, TRANSCRIPTION_ERROR_BRAND, { value: true });
     this.status = details.status;
     this.issues = details.issues ?? [];
     this.serviceCode = details.serviceCode;
@@ -70,5 +75,10 @@ export class TranscriptionError extends JweTransportError {
 }
 
 export function isTranscriptionError(value: unknown): value is TranscriptionError {
-  return value instanceof TranscriptionError;
+  return (
+    value instanceof TranscriptionError ||
+    (typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[TRANSCRIPTION_ERROR_BRAND] === true)
+  );
 }

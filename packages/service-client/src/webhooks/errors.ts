@@ -63,6 +63,10 @@ const CODE: Record<WebhookErrorType, WebhookErrorCode> = {
 /** 503s tell the sender to come back: these are worth its retry, and say nothing about the request. */
 const EXPOSED_5XX = new Set<WebhookErrorType>(['webhook.in_progress', 'webhook.store.unavailable']);
 
+// The same brand check as the codec's isJweTransportError: a second copy or bundle of this
+// package makes a second class, so instanceof alone would miss its errors.
+const WEBHOOK_ERROR_BRAND = Symbol.for('@jwe-transport/service-client.WebhookError');
+
 /**
  * A refused webhook delivery: `status`/`statusCode`, `expose`, `type` and `code` as body-parser
  * errors have them; a `JweTransportError` (the codec's base class), so one `catch` covers every
@@ -78,6 +82,7 @@ export class WebhookError extends JweTransportError {
   constructor(type: WebhookErrorType, message: string, options?: { cause?: unknown }) {
     super(CODE[type], message, options);
     this.name = 'WebhookError';
+    Object.defineProperty(this, WEBHOOK_ERROR_BRAND, { value: true });
     this.type = type;
     this.status = STATUS[type];
     this.statusCode = this.status;
@@ -86,5 +91,10 @@ export class WebhookError extends JweTransportError {
 }
 
 export function isWebhookError(value: unknown): value is WebhookError {
-  return value instanceof WebhookError;
+  return (
+    value instanceof WebhookError ||
+    (typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[WEBHOOK_ERROR_BRAND] === true)
+  );
 }

@@ -4,7 +4,7 @@ import type { ConformancePeer, PeerHandle, PeerRecord } from '@jwe-transport/tes
 import { HttpResponse, http, type RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { createJweHttp, sealedEnvelope } from '../../src/index.js';
-import { createJweMockAgent } from '../../src/undici.js';
+import { createJweMockAgent } from '../../src/undici/index.js';
 
 /*
  * The client conformance suite's peer, built from the kit's public API only: createJweHttp's

@@ -1,5 +1,6 @@
 // The undici interceptor's behaviour, run once per undici major (7 on every Node, 8 where Node allows).
 
+import { JweResponseError } from '@jwe-transport/client-core';
 import {
   type JweTestServer,
   OTHER_KEY,
@@ -7,7 +8,7 @@ import {
   startJweServer,
 } from '@jwe-transport/test-support/client/jwe-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type JweInterceptorOptions, JweResponseError, jweInterceptor } from '../../src/index.js';
+import { type JweInterceptorOptions, jweInterceptor } from '../../src/index.js';
 
 export type Undici = typeof import('undici');
 type UndiciForm = import('undici').FormData;
