@@ -7,6 +7,7 @@ import {
   JWCRYPTO_REQUEST,
 } from '@jwe-transport/test-support/field-notes-samples';
 import { describe, expect, it } from 'vitest';
+import { outcomeLabel } from '../src/har-analysis.js';
 import {
   analyzeHar,
   classifyInput,
@@ -14,7 +15,6 @@ import {
   InspectError,
   inspectEnvelope,
   keyFingerprint,
-  outcomeLabel,
   parseKeyText,
   redactedHar,
 } from '../src/index.js';
