@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { browserBundleProblems, loadFailures, peerSpecs, typeDiagnostics } from './entry-checks.js';
-import { enginesRefusing, installProject } from './npm-project.js';
+import { enginesRefusing, installProject, treeProblems } from './npm-project.js';
 import { entriesOf, publishedPackages } from './workspace.js';
 
 /**
@@ -33,8 +33,9 @@ export function describeEntries(which: 'machine' | 'node24'): void {
       }
     });
 
-    it('installs majors whose engines accept this Node', async () => {
+    it('installs majors whose engines accept this Node, inside every peer range', async () => {
       expect(await enginesRefusing(dir, node)).toEqual([]);
+      expect(await treeProblems(dir, { node, npmCli })).toEqual([]);
     });
 
     it('loads with import and with require', async () => {
@@ -47,6 +48,12 @@ export function describeEntries(which: 'machine' | 'node24'): void {
 
     it('type-checks under moduleResolution bundler', async () => {
       expect(await typeDiagnostics(dir, entries, 'bundler')).toEqual([]);
+    });
+
+    it('would see an entry that does not resolve', async () => {
+      const missing = [{ specifier: '@jwe-transport/no-such-entry', javascript: true, browser: false }];
+      expect((await typeDiagnostics(dir, missing, 'bundler')).join('\n')).toMatch(/no-such-entry/);
+      expect(await loadFailures(dir, node, missing)).toHaveLength(2);
     });
 
     it('bundles the browser entries for browsers without a Node built-in', async () => {

@@ -9,12 +9,13 @@ import {
   enginesRefusing,
   installedVersion,
   installProject,
+  treeProblems,
 } from './npm-project.js';
 import {
   binHelpFailure,
   checkExamples,
   IMPORT_DIAGNOSTICS,
-  isRunnable,
+  isComplete,
   runExample,
 } from './readme-examples.js';
 import {
@@ -74,6 +75,7 @@ export function describeReadmes(which: 'machine' | 'node24'): void {
           `${node.label} ${pkg.name}: ${mine.map((line) => line.text).join(' && ')}\n  installed ${installed.join(' ')}`,
         );
         expect(await enginesRefusing(dir, node)).toEqual([]);
+        expect(await treeProblems(dir, { node, npmCli })).toEqual([]);
 
         const blocks = (await tsBlocksOf(path)).map((code, i) => ({
           name: `${pkg.name} README block ${i + 1}`,
@@ -101,7 +103,8 @@ export function describeReadmes(which: 'machine' | 'node24'): void {
         );
         expect(importProblems).toEqual([]);
 
-        const runnable = examples.filter(isRunnable);
+        const runnable = examples.filter(isComplete);
+        expect(runnable.flatMap((example) => example.diagnostics.map((d) => d.text))).toEqual([]);
         const failures: string[] = [];
         for (const example of runnable) {
           const failure = await runExample(dir, example, {

@@ -127,16 +127,22 @@ export const entries = [${javascript.map((_, i) => `entry${i}`).join(', ')}];
   return files.flatMap((file) => diagnosticsOf(ts.createProgram([file], options), dir));
 }
 
+// Only our files are checked (lazily, so third parties' typings cost nothing beyond what ours use).
 function diagnosticsOf(program: ts.Program, dir: string): string[] {
-  return ts
-    .getPreEmitDiagnostics(program)
-    .filter((diagnostic) => !diagnostic.file || isOurs(diagnostic.file.fileName, dir))
-    .map((diagnostic) => {
-      const where = diagnostic.file
-        ? `${diagnostic.file.fileName.slice(dir.length + 1)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}`
-        : '';
-      return `${where} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
-    });
+  const ours = program.getSourceFiles().filter((file) => isOurs(file.fileName, dir));
+  return [
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...ours.flatMap((file) => [
+      ...program.getSyntacticDiagnostics(file),
+      ...program.getSemanticDiagnostics(file),
+    ]),
+  ].map((diagnostic) => {
+    const where = diagnostic.file
+      ? `${diagnostic.file.fileName.slice(dir.length + 1)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}`
+      : '';
+    return `${where} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
+  });
 }
 
 // Our entry files and our packages' .d.ts; a third party's typings are its own business.

@@ -108,3 +108,26 @@ export async function enginesRefusing(dir: string, node: NodeVersion): Promise<s
   }
   return refusing;
 }
+
+/**
+ * What `npm ls` finds wrong with the installed tree: a peer dependency outside its declared range
+ * (npm installs a version the line names even when a peer range refuses it), a missing dependency.
+ */
+export async function treeProblems(
+  dir: string,
+  options: Pick<InstallOptions, 'node' | 'npmCli'>,
+): Promise<string[]> {
+  let stdout: string;
+  try {
+    ({ stdout } = await run(options.node.execPath, [options.npmCli, 'ls', '--all', '--json'], {
+      cwd: dir,
+      maxBuffer: 64 << 20,
+      env: cleanEnvironment(),
+    }));
+  } catch (error) {
+    // npm ls exits 1 when it finds problems; its JSON report is on stdout all the same.
+    stdout = (error as { stdout?: string }).stdout ?? '';
+  }
+  const report = JSON.parse(stdout || '{}') as { problems?: string[] };
+  return report.problems ?? [];
+}

@@ -68,15 +68,20 @@ export async function checkExamples(dir: string, examples: Example[]): Promise<C
   });
 }
 
+/** "Cannot find name": the example leaves a value to the reader (`sharedKey`, `app`). */
+const FREE_NAME_DIAGNOSTICS = new Set([2304, 2552, 2582]);
+
 /**
- * Whether an example is complete enough to run as it is: it type-checks with no diagnostic (so it
- * names nothing the reader must supply), declares nothing, binds no fixed port (tests use port 0
- * only), reads no file of the reader's own, and is not for browsers.
+ * Whether an example is complete enough to run as it is, read from its code alone (not from how
+ * well it type-checks against what was installed, so that a breaking major cannot quietly turn a
+ * runnable example into a skipped one): it uses no name it does not define, declares nothing,
+ * binds no fixed port (tests use port 0 only), reads no file of the reader's own, and is not for
+ * browsers. A complete example must then type-check without any diagnostic, and run.
  */
-export function isRunnable(example: CheckedExample): boolean {
+export function isComplete(example: CheckedExample): boolean {
   const { code } = example;
   return (
-    example.diagnostics.length === 0 &&
+    !example.diagnostics.some((diagnostic) => FREE_NAME_DIAGNOSTICS.has(diagnostic.code)) &&
     !/^\s*declare\s/m.test(code) &&
     !/\.listen\(\s*(?:\{\s*port:\s*)?[1-9]/.test(code) &&
     !/\(\s*['"][\w./-]+\.(?:pdf|wav|mp3|dcm|json|txt|har|png|jpe?g)['"]/.test(code) &&

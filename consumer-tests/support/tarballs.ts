@@ -22,12 +22,16 @@ export async function packAll(
     if (missing.length > 0) {
       throw new Error(`${pkg.name} is not built (no ${missing.join(', ')}): run pnpm build first.`);
     }
-    const { stdout } = await run('pnpm', ['pack', '--pack-destination', destination, '--json'], {
-      cwd: pkg.dir,
-      maxBuffer: 16 << 20,
-    });
-    tarballs[pkg.name] = (JSON.parse(stdout) as { filename: string }).filename;
   }
+  await Promise.all(
+    packages.map(async (pkg) => {
+      const { stdout } = await run('pnpm', ['pack', '--pack-destination', destination, '--json'], {
+        cwd: pkg.dir,
+        maxBuffer: 16 << 20,
+      });
+      tarballs[pkg.name] = (JSON.parse(stdout) as { filename: string }).filename;
+    }),
+  );
   return tarballs;
 }
 
