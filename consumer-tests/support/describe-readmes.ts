@@ -51,7 +51,7 @@ export function describeReadmes(which: 'machine' | 'node24'): void {
     afterAll(() => echo?.close());
 
     for (const { pkg, path, lines } of readmes) {
-      it.concurrent(pkg.name, async ({ expect }) => {
+      it.concurrent(pkg.name, async ({ expect, onTestFinished }) => {
         const mine = lines.filter((line) => targets(line, node.major));
         expect(mine, `no install line of ${pkg.name}'s README is for Node ${node.major}`).not.toEqual([]);
         const specs = [...new Set(mine.flatMap((line) => line.specs))];
@@ -71,9 +71,12 @@ export function describeReadmes(which: 'machine' | 'node24'): void {
             async (spec) => `${packageNameOf(spec)}@${await installedVersion(dir, packageNameOf(spec))}`,
           ),
         );
-        console.log(
-          `${node.label} ${pkg.name}: ${mine.map((line) => line.text).join(' && ')}\n  installed ${installed.join(' ')}`,
-        );
+        const summary = [
+          `${node.label} ${pkg.name}: ${mine.map((line) => line.text.replace(/\s+#.*/, '')).join(' && ')}`,
+          `  installed ${installed.join(' ')}`,
+        ];
+        // One report per README, printed when the test ends, passed or failed (CI logs read it).
+        onTestFinished(() => console.log(summary.join('\n')));
         expect(await enginesRefusing(dir, node)).toEqual([]);
         expect(await treeProblems(dir, { node, npmCli })).toEqual([]);
 
@@ -115,8 +118,8 @@ export function describeReadmes(which: 'machine' | 'node24'): void {
           });
           if (failure) failures.push(failure);
         }
-        console.log(
-          `${node.label} ${pkg.name}: ran ${runnable.map((example) => example.name.replace(/.* /, '#')).join(', ') || 'no example'} of ${examples.length}`,
+        summary.push(
+          `  ran ${runnable.map((example) => example.name.replace(/.* /, '#')).join(', ') || 'no example'} of ${examples.length}`,
         );
         expect(failures).toEqual([]);
 

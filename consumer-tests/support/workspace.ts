@@ -14,6 +14,7 @@ export interface PackageManifest {
   name: string;
   private?: boolean;
   exports?: unknown;
+  imports?: unknown;
   bin?: string | Record<string, string>;
   peerDependencies?: Record<string, string>;
 }
@@ -23,7 +24,10 @@ export interface Entry {
   specifier: string;
   /** Every target of the entry is a JavaScript module (not `package.json`, not an HTML page). */
   javascript: boolean;
-  /** The entry has a `browser` condition: browsers get a build of their own. */
+  /**
+   * The entry has a `browser` condition, or its package picks modules for browsers through a
+   * `browser` condition of its `imports` map (`#backend`): browsers get a build of their own.
+   */
   browser: boolean;
 }
 
@@ -79,7 +83,8 @@ export function entriesOf(manifest: PackageManifest): Entry[] {
       return {
         specifier: subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`,
         javascript: targets.length > 0 && targets.every((target) => /\.[cm]?js$/.test(target)),
-        browser: hasCondition(value, 'browser'),
+        browser:
+          hasCondition(value, 'browser') || (targets.length > 0 && hasCondition(manifest.imports, 'browser')),
       };
     });
 }
