@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tsBlocksOf } from '@jwe-transport/test-support/readme-blocks';
 import { describe, expect, it } from 'vitest';
+import { machineNode } from './support/node-versions.js';
+import { checkExamples, isComplete, runExample } from './support/readme-examples.js';
 import {
   importedPackage,
   importsOf,
@@ -69,5 +73,37 @@ describe('README install lines', () => {
     expect(namedMajor('ioredis')).toBeUndefined();
     expect(namedMajor('msw@latest')).toBeUndefined();
     expect(namedMajor('@types/express@5')).toBe(5);
+  });
+});
+
+describe('README examples', () => {
+  it('run only when complete, and a failing one is reported', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'jwe-transport-consumer-examples-'));
+    try {
+      const [fragment, declared, server, complete] = await checkExamples(dir, [
+        { name: 'fragment', code: 'console.log(sharedKey);' },
+        { name: 'declared', code: 'declare const key: string;\nconsole.log(key);' },
+        { name: 'server', code: "import { createServer } from 'node:http';\ncreateServer().listen(8080);" },
+        {
+          name: 'complete',
+          code: "throw new Error('boom ' + process.env.SHARED_KEY + ' https://api.example.com');",
+        },
+      ]);
+      expect([fragment, declared, server, complete].map((example) => isComplete(example!))).toEqual([
+        false,
+        false,
+        false,
+        true,
+      ]);
+      const failure = await runExample(dir, complete!, {
+        node: machineNode(),
+        origin: 'http://127.0.0.1:1',
+        value: 'the-key',
+        env: {},
+      });
+      expect(failure).toMatch(/boom the-key http:\/\/127\.0\.0\.1:1/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

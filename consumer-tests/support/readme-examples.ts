@@ -83,7 +83,7 @@ export function isComplete(example: CheckedExample): boolean {
   return (
     !example.diagnostics.some((diagnostic) => FREE_NAME_DIAGNOSTICS.has(diagnostic.code)) &&
     !/^\s*declare\s/m.test(code) &&
-    !/\.listen\(\s*(?:\{\s*port:\s*)?[1-9]/.test(code) &&
+    !/\.listen\(\s*[1-9]|\bport:\s*[1-9]/.test(code) &&
     !/\(\s*['"][\w./-]+\.(?:pdf|wav|mp3|dcm|json|txt|har|png|jpe?g)['"]/.test(code) &&
     !/from\s+['"][^'"]*\/browser['"]/.test(code) &&
     !/\b(?:window|document)\./.test(code)
