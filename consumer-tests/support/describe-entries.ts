@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { browserBundleProblems, loadFailures, peerSpecs, typeDiagnostics } from './entry-checks.js';
-import { enginesRefusing, installProject, treeProblems } from './npm-project.js';
+import { enginesRefusing, installProject, oursNotFromTarballs, treeProblems } from './npm-project.js';
 import { entriesOf, publishedPackages } from './workspace.js';
 
 /**
@@ -36,6 +36,7 @@ export function describeEntries(which: 'machine' | 'node24'): void {
     it('installs majors whose engines accept this Node, inside every peer range', async () => {
       expect(await enginesRefusing(dir, node)).toEqual([]);
       expect(await treeProblems(dir, { node, npmCli })).toEqual([]);
+      expect(await oursNotFromTarballs(dir, tarballs)).toEqual([]);
     });
 
     it('loads with import and with require', async () => {

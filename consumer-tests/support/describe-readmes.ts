@@ -9,6 +9,7 @@ import {
   enginesRefusing,
   installedVersion,
   installProject,
+  oursNotFromTarballs,
   treeProblems,
 } from './npm-project.js';
 import {
@@ -79,6 +80,7 @@ export function describeReadmes(which: 'machine' | 'node24'): void {
         onTestFinished(() => console.log(summary.join('\n')));
         expect(await enginesRefusing(dir, node)).toEqual([]);
         expect(await treeProblems(dir, { node, npmCli })).toEqual([]);
+        expect(await oursNotFromTarballs(dir, tarballs)).toEqual([]);
 
         const blocks = (await tsBlocksOf(path)).map((code, i) => ({
           name: `${pkg.name} README block ${i + 1}`,

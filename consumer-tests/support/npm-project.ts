@@ -131,3 +131,23 @@ export async function treeProblems(
   const report = JSON.parse(stdout || '{}') as { problems?: string[] };
   return report.problems ?? [];
 }
+
+/**
+ * Every copy of one of our packages in the installed tree that did not come from its tarball
+ * (package-lock.json's `resolved`): the registry must never supply one of ours.
+ */
+export async function oursNotFromTarballs(dir: string, tarballs: Record<string, string>): Promise<string[]> {
+  const lock = JSON.parse(await readFile(join(dir, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { resolved?: string; link?: boolean }>;
+  };
+  const copies = Object.entries(lock.packages).filter(([path]) =>
+    Object.keys(tarballs).some((ours) => path.endsWith(`node_modules/${ours}`)),
+  );
+  if (copies.length === 0) return ['package-lock.json lists none of our packages'];
+  return copies.flatMap(([path, entry]) => {
+    const resolved = entry.resolved ?? '';
+    return resolved.startsWith('file:') && resolved.endsWith('.tgz')
+      ? []
+      : [`${path} from ${resolved || 'nowhere'}`];
+  });
+}
