@@ -1,0 +1,4 @@
+import { describeEntries } from './support/describe-entries.js';
+
+// The machine's Node: 20 in CI.
+describeEntries('machine');

@@ -1,0 +1,3 @@
+import { describeEntries } from './support/describe-entries.js';
+
+describeEntries('node24');

@@ -1,0 +1,3 @@
+import { describeReadmes } from './support/describe-readmes.js';
+
+describeReadmes('node24');
