@@ -2,8 +2,9 @@ import { Buffer } from 'node:buffer';
 import { readdirSync, statSync } from 'node:fs';
 import { compactDecrypt, flattenedDecrypt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import * as nodeCodec from '../packages/codec/src/index.node.js';
-import * as webCodec from '../packages/codec/src/index.web.js';
+// The published WebCrypto build (pnpm build first), as browsers and --conditions=browser load it.
+import * as webCodec from '../packages/codec/dist/index.js';
+import * as nodeCodec from '../packages/codec/src/index.js';
 import {
   type EnvelopeVector,
   loadMalformed,

@@ -13,6 +13,6 @@ export const BUILDS = [
     label: '--conditions=browser: WebCrypto',
     condition: 'browser',
     backend: 'webcrypto',
-    file: /\/packages\/codec\/dist\/index\.web\.js$/,
+    file: /\/packages\/codec\/dist\/index\.js$/,
   },
 ] as const;

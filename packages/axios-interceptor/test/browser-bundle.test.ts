@@ -11,7 +11,7 @@ describe('the published axios interceptor, bundled for a browser', () => {
     expect(inputs.some((path) => path.endsWith('axios-interceptor/dist/index.js'))).toBe(true);
     expect(inputs.some((path) => path.endsWith('axios-interceptor/dist/index.node.js'))).toBe(false);
     expect(inputs.some((path) => path.endsWith('client-core/dist/adapter.js'))).toBe(true);
-    expect(inputs.some((path) => path.endsWith('codec/dist/index.web.js'))).toBe(true);
+    expect(inputs.some((path) => path.endsWith('codec/dist/index.js'))).toBe(true);
     expect(inputs.filter((path) => path.startsWith('node:'))).toEqual([]);
     expect(code).not.toMatch(NODE_IMPORT);
   });

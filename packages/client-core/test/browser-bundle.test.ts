@@ -10,7 +10,7 @@ describe('the published build, bundled for a browser', () => {
     );
     expect(bundle.errors).toEqual([]);
     expect(bundle.inputs.some((path) => path.endsWith('client-core/dist/index.js'))).toBe(true);
-    expect(bundle.inputs.some((path) => path.endsWith('codec/dist/index.web.js'))).toBe(true);
+    expect(bundle.inputs.some((path) => path.endsWith('codec/dist/index.js'))).toBe(true);
     expect(bundle.inputs.filter((path) => path.startsWith('node:'))).toEqual([]);
     expect(bundle.code).not.toMatch(NODE_IMPORT);
   });

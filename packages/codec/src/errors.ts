@@ -1,4 +1,8 @@
-import { JweTransportError } from './transport-error.js';
+import { hasBrand, JweTransportError } from './transport-error.js';
+
+// The same brand check as isJweTransportError: the codec ships two builds (Node and WebCrypto, each
+// as ESM and CJS), and an application may load two copies, so class identity alone misses some.
+const BRAND = Symbol.for('@jwe-transport/codec.JweError');
 
 /**
  * Every failure the codec reports on purpose is a `JweError` with a stable `code`.
@@ -24,6 +28,7 @@ export class JweError extends JweTransportError {
   constructor(code: JweErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.name = 'JweError';
+    Object.defineProperty(this, BRAND, { value: true });
   }
 }
 
@@ -40,8 +45,9 @@ export function invalid(message: string): JweError {
   return new JweError('ERR_JWE_INVALID', message);
 }
 
+/** True for errors the codec raises, from any of its builds or copies. */
 export function isJweError(value: unknown): value is JweError {
-  return value instanceof JweError;
+  return value instanceof JweError || hasBrand(value, BRAND);
 }
 
 /** Shortens untrusted text before it is quoted in a message, so errors stay readable and bounded. */

@@ -21,8 +21,14 @@ export class JweTransportError extends Error {
 
 /** True for errors raised by any jwe-transport package, from any of its bundles. */
 export function isJweTransportError(value: unknown): value is JweTransportError {
-  return (
-    value instanceof JweTransportError ||
-    (typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true)
-  );
+  return value instanceof JweTransportError || hasBrand(value, BRAND);
+}
+
+/**
+ * Whether `value` carries `brand` (a `Symbol.for` key its class's constructor defines): how every
+ * `is…Error` guard of jwe-transport recognises its errors across bundles and copies.
+ * @internal
+ */
+export function hasBrand(value: unknown, brand: symbol): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
 }

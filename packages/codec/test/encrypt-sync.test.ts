@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import * as nodeCodec from '../src/index.node.js';
-import * as webCodec from '../src/index.web.js';
+// The published WebCrypto build (pnpm build first): what browsers, workers and --conditions=browser load.
+import * as webCodec from '../dist/index.js';
+import * as nodeCodec from '../src/index.js';
 import { utf8 } from './support/bytes.js';
 import { expectJweError } from './support/errors.js';
 import { joseNpmDecrypt, jwcryptoDecrypt } from './support/peers.js';

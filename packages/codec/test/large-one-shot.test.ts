@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
-import * as codec from '../src/index.node.js';
+import * as codec from '../src/index.js';
 import { b64u, flipBit, fromB64u } from './support/bytes.js';
 import { expectJweError } from './support/errors.js';
 import { joseNpmDecrypt, joseNpmEncrypt, joseNpmEncryptCompact } from './support/peers.js';

@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
-import * as codec from '../src/index.node.js';
+import * as codec from '../src/index.js';
 import { collect, memorySink } from './support/streams.js';
 import { type Activity, activity, expectNothingStarted } from './support/threads.js';
 

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { nodeBackend } from '../src/backend/node.js';
-import { bindCodec } from '../src/codec.js';
 import { isJweError } from '../src/errors.js';
 import { backends } from './support/backends.js';
 import { patternBytes, toHex } from './support/bytes.js';
+import { codecOn } from './support/codec-on.js';
 import { joseNpmDecrypt, jwcryptoDecrypt } from './support/peers.js';
 
 /*
@@ -135,7 +135,7 @@ describe('content too large for a one-shot envelope (Node)', () => {
   it('is refused before any encoding with a RangeError that names the streaming function', async () => {
     // Zero-filled memory is mapped lazily, so these large inputs cost nothing until touched.
     const encodeBase64 = vi.fn(nodeBackend.encodeBase64);
-    const spied = bindCodec({ ...nodeBackend, encodeBase64 });
+    const spied = codecOn({ ...nodeBackend, encodeBase64 });
     await expect(spied.encryptFile(new Uint8Array(400 * 2 ** 20), KEY)).rejects.toThrow(
       /^encryptFile: a file of 419430400 bytes makes an envelope longer .*Use encryptFileStream\(\)/,
     );
@@ -150,7 +150,7 @@ describe('content too large for a one-shot envelope (Node)', () => {
   it('the limit is the envelope ciphertext length, checked to the character', async () => {
     // A back end that can hold only 1000-character strings: 735 bytes give a 736-byte ciphertext
     // (982 base64url characters), 736 bytes give 752 (1003 characters).
-    const small = bindCodec({ ...nodeBackend, maxStringLength: 1000 });
+    const small = codecOn({ ...nodeBackend, maxStringLength: 1000 });
     expect((await small.encrypt(new Uint8Array(735), KEY)).ciphertext).toHaveLength(982);
     await expect(small.encrypt(new Uint8Array(736), KEY)).rejects.toThrow(RangeError);
   });

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as codec from '../src/index.node.js';
-import * as webCodec from '../src/index.web.js';
+// The published WebCrypto build (pnpm build first): what browsers, workers and --conditions=browser load.
+import * as webCodec from '../dist/index.js';
+import * as codec from '../src/index.js';
 import { expectJweError } from './support/errors.js';
 import { joseNpmDecrypt, jwcryptoDecrypt, jwcryptoEncrypt } from './support/peers.js';
 import { rawEnvelope } from './support/raw-jwe.js';

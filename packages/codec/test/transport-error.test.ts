@@ -6,7 +6,7 @@ import {
   isJweTransportError,
   JweError,
   JweTransportError,
-} from '../src/index.node.js';
+} from '../src/index.js';
 
 const KEY = '0123456789abcdef';
 

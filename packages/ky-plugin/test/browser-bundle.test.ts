@@ -11,7 +11,7 @@ describe('the published build, bundled for a browser', () => {
     expect(bundle.errors).toEqual([]);
     expect(bundle.inputs.some((path) => path.endsWith('ky-plugin/dist/index.browser.js'))).toBe(true);
     expect(bundle.inputs.some((path) => path.endsWith('client-core/dist/adapter.js'))).toBe(true);
-    expect(bundle.inputs.some((path) => path.endsWith('codec/dist/index.web.js'))).toBe(true);
+    expect(bundle.inputs.some((path) => path.endsWith('codec/dist/index.js'))).toBe(true);
     expect(bundle.inputs.filter((path) => path.startsWith('node:'))).toEqual([]);
     expect(bundle.code).not.toMatch(NODE_IMPORT);
     expect(bundle.code).toContain('x-jwe-decrypted');

@@ -11,6 +11,8 @@ export type JweHttpErrorType =
   | 'jwe.header.invalid'
   | 'jwe.plaintext.invalid'
   | 'jwe.mount.order'
+  /** Only on the wire: the answer of a route whose own answer could not be sealed. */
+  | 'jwe.encrypt.failed'
   | 'entity.too.large'
   | 'charset.unsupported'
   | 'request.timeout'
@@ -26,6 +28,8 @@ export type JweHttpErrorCode =
   | 'ERR_JWE_HEADER_INVALID'
   | 'ERR_JWE_PLAINTEXT_INVALID'
   | 'ERR_JWE_MOUNT_ORDER'
+  /** Only on the wire (a 500, never sealed, never the plaintext): the answer could not be sealed. */
+  | 'ERR_JWE_ENCRYPT_FAILED'
   | 'ERR_JSON_TOO_DEEP'
   | 'ERR_INTERNAL'
   | 'ERR_CHARSET_UNSUPPORTED'

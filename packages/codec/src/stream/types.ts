@@ -1,5 +1,6 @@
 import type { JoseHeader } from '../header.js';
 import type { HeaderSource, MissingProtectedPolicy } from '../header-rules.js';
+import type { KeyInput, KeyResolver } from '../key.js';
 
 /**
  * Where streamed bytes come from: a Web `ReadableStream`, or any (async) iterable of `Uint8Array`
@@ -49,4 +50,26 @@ export interface DecryptStreamResult {
   headerSource: HeaderSource;
   /** True when the ciphertext had to be kept in a temporary file before it could be decrypted. */
   spilled: boolean;
+}
+
+/**
+ * The streaming engine a back end brings (node:crypto's; WebCrypto has none). `mode` says whether
+ * the plaintext is a file payload or the bytes themselves; `what` names the public function.
+ * @internal
+ */
+export interface Streaming {
+  encrypt(
+    source: ByteSource,
+    key: KeyInput,
+    options: EncryptStreamOptions,
+    mode: 'raw' | 'file',
+    what: string,
+  ): ReadableStream<Uint8Array<ArrayBuffer>>;
+  decrypt(
+    source: ByteSource,
+    key: KeyInput | KeyResolver,
+    options: DecryptStreamOptions,
+    mode: 'raw' | 'file',
+    what: string,
+  ): Promise<DecryptStreamResult>;
 }

@@ -1,8 +1,8 @@
 import { nodeBackend } from '../../src/backend/node.js';
 import type { CryptoBackend } from '../../src/backend/types.js';
 import { webBackend } from '../../src/backend/web.js';
-import * as nodeCodec from '../../src/index.node.js';
-import * as webCodec from '../../src/index.web.js';
+import * as nodeCodec from '../../src/index.js';
+import { codecOn } from './codec-on.js';
 
 /** The part of an entry point's API these tests exercise; both entry points must provide it. */
 export type Codec = Pick<
@@ -37,8 +37,13 @@ export interface BackendCase {
   primitives: Primitives;
 }
 
-/** One suite runs against both entry points: `describe.each(backends)('$name back end', ...)`. */
+/** One suite runs against both back ends (the entry point's own, node, and WebCrypto): `describe.each(backends)('$name back end', ...)`. */
 export const backends: BackendCase[] = [
   { name: 'node', codec: nodeCodec, backend: nodeBackend, primitives: nodeBackend.sync! },
-  { name: 'webcrypto', codec: webCodec, backend: webBackend, primitives: webBackend },
+  {
+    name: 'webcrypto',
+    codec: { ...nodeCodec, ...codecOn(webBackend) },
+    backend: webBackend,
+    primitives: webBackend,
+  },
 ];
