@@ -88,6 +88,12 @@ export const webBackend: CryptoBackend = {
   decodeBase64Within(bytes, start, end, what) {
     return decodeBase64(webBackend.latin1String(bytes, start, end), what);
   },
+  decodeBase64UrlRange(input, start, end, what) {
+    // A slice of a string shares its characters in the engines we know; bytes become a string.
+    const text =
+      typeof input === 'string' ? input.slice(start, end) : webBackend.latin1String(input, start, end);
+    return decodeBase64Url(text, what);
+  },
   includesByte: (bytes, byte) => bytes.includes(byte),
   latin1Bytes(...texts) {
     let length = 0;
