@@ -7,6 +7,7 @@ import { readAll, refuseEarly, streamChunks } from '../read-body.js';
 import { noteKid, rememberOpened } from '../refusal.js';
 import { SNIFF_BYTES } from '../sniff.js';
 import { chooseMimeType } from './file-head.js';
+import { fileWithinPayload } from './file-within-payload.js';
 import type { JweFile } from './jwe-file.js';
 import { receiveMultipart } from './multipart.js';
 import { DEFAULT_UPLOAD_LIMIT, receiveEncryptedFile } from './receive-file.js';
@@ -83,7 +84,9 @@ export async function openFileEnvelope(
   const opened = await server.openEnvelope(envelope);
   let bytes: Uint8Array;
   try {
-    bytes = fileFromPayload(opened.plaintext, fieldName, server.options.strictJson);
+    bytes =
+      fileWithinPayload(opened.plaintext, fieldName) ??
+      fileFromPayload(opened.plaintext, fieldName, server.options.strictJson);
   } catch (error) {
     // Authenticated: the refusal is sealed like any other answer.
     rememberOpened(error, opened);
