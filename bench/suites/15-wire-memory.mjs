@@ -144,35 +144,12 @@ const ask = async (child, message) => {
   return answer;
 };
 
-/** Posts a sealed upload of `file` as raw bytes; resolves to the opened answer. */
-async function postSealed(port, file) {
-  const body = Buffer.from(await sealToText(file));
-  const request = httpRequest({
-    host: '127.0.0.1',
-    port,
-    path: '/upload',
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-encryption': 'JWE',
-      'content-length': body.length,
-    },
-  });
-  request.end(body);
-  const [response] = await once(request, 'response');
-  const chunks = [];
-  for await (const chunk of response) chunks.push(chunk);
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (response.statusCode !== 200) throw new Error(`upload answered ${response.statusCode}: ${text}`);
-  return codec.decryptJson(text, KEY);
-}
-
 async function serverRow(adapter, label) {
   const child = fork(here, ['--server', adapter], { execArgv: ['--expose-gc'], stdio: 'inherit' });
   try {
     const { port } = await once(child, 'message').then(([m]) => m);
     const file = randomBytes(UPLOAD_MIB * MiB);
-    await postSealed(port, randomBytes(1000));
+    await postRaw(port, Buffer.from(await sealToText(randomBytes(1000))));
     const envelope = Buffer.from(await sealToText(file));
     await ask(child, 'baseline');
     const answer = await postRaw(port, envelope);
@@ -207,7 +184,36 @@ async function postRaw(port, body) {
 }
 
 // ---- clients: one adapter in this process, uploading to a sink in the parent -----------------
-async function clientUpload(adapter, url) {
+/** The same client with no adapter, posting the envelope text that encryptFileToString gives. */
+async function byHandUpload(adapter, url) {
+  const headers = { 'content-type': 'application/json', 'x-encryption': 'JWE' };
+  const seal = (file) => sealToText(file);
+  if (adapter === 'fetch') {
+    return async (file) =>
+      (await fetch(`${url}/upload`, { method: 'POST', headers, body: await seal(file) })).json();
+  }
+  if (adapter === 'ky') {
+    const { default: ky } = await import(pkg('ky-plugin/node_modules/ky/distribution/index.js'));
+    const client = ky.create({ retry: 0, timeout: false });
+    return async (file) => client.post(`${url}/upload`, { body: await seal(file), headers }).json();
+  }
+  if (adapter === 'undici') {
+    const require = createRequire(pkg('undici-interceptor/package.json'));
+    const undici = require('undici');
+    const dispatcher = new undici.Agent();
+    return async (file) =>
+      (
+        await undici.request(`${url}/upload`, { dispatcher, method: 'POST', headers, body: await seal(file) })
+      ).body.json();
+  }
+  const require = createRequire(pkg('axios-interceptor/package.json'));
+  const axios = require('axios');
+  const client = axios.create({ adapter: 'http', maxBodyLength: Infinity, maxContentLength: Infinity });
+  return async (file) => (await client.post(`${url}/upload`, await seal(file), { headers })).data;
+}
+
+async function clientUpload(adapter, url, byHand) {
+  if (byHand) return byHandUpload(adapter, url);
   const options = { key: KEY, kid: KID, origins: [url], plainResponses: 'accept' };
   if (adapter === 'fetch') {
     const { createJweFetch } = await import(pkg('client-core/dist/index.js'));
@@ -241,8 +247,8 @@ async function clientUpload(adapter, url) {
     ).data;
 }
 
-async function clientChild(adapter, url) {
-  const upload = await clientUpload(adapter, url);
+async function clientChild(adapter, url, byHand) {
+  const upload = await clientUpload(adapter, url, byHand);
   const file = randomBytes(UPLOAD_MIB * MiB);
   await upload(randomBytes(1000));
   const baseline = resetPeak();
@@ -271,8 +277,8 @@ async function startSink() {
   return { server, url: `http://127.0.0.1:${server.address().port}` };
 }
 
-async function clientRow(adapter, label, url) {
-  const child = fork(here, ['--client', adapter, url], {
+async function clientPeak(adapter, label, url, byHand) {
+  const child = fork(here, ['--client', adapter, url, byHand ? 'by-hand' : 'adapter'], {
     execArgv: ['--expose-gc'],
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
@@ -285,11 +291,20 @@ async function clientRow(adapter, label, url) {
   const { grown, answer } = JSON.parse(output.trim().split('\n').pop());
   if (!answer.sealed || answer.bytes < UPLOAD_MIB * MiB)
     throw new Error(`${label}: the sink did not get a sealed upload`);
+  return { grown, answer };
+}
+
+async function clientRow(adapter, label, url) {
+  const { grown, answer } = await clientPeak(adapter, label, url, false);
+  const floor = await clientPeak(adapter, label, url, true);
   return memoryRow(
     `${label}: sealed ${UPLOAD_MIB} MiB upload of a file in memory, client process`,
     grown,
     UPLOAD_MIB,
-    `the file given as a Uint8Array (${(answer.bytes / MiB).toFixed(1)} MiB envelope on the wire), to a sink in the suite's process`,
+    `the file given as a Uint8Array (${(answer.bytes / MiB).toFixed(1)} MiB envelope on the wire), to a sink in the suite's process; ` +
+      'reference (information): the same client with no adapter posting the text encryptFileToString gives, by hand, which is ' +
+      "what the client's own copies of a string body cost",
+    `by hand +${(floor.grown / MiB).toFixed(0)} MiB (${(floor.grown / (UPLOAD_MIB * MiB)).toFixed(1)}x)`,
   );
 }
 
@@ -373,5 +388,6 @@ async function main() {
 const mode = process.argv[2];
 if (mode === '--codec') await codecChild(process.argv[3], Number(process.argv[4]));
 else if (mode === '--server') await serverChild(process.argv[3]);
-else if (mode === '--client') await clientChild(process.argv[3], process.argv[4]);
+else if (mode === '--client')
+  await clientChild(process.argv[3], process.argv[4], process.argv[5] === 'by-hand');
 else await main();

@@ -54,6 +54,11 @@ async function expectSameAsWhole(codec: Codec, text: string) {
   expect(await outcome(() => codec.decryptDetailed(bytes, KEY))).toEqual(expected);
   expect(await outcome(() => codec.decryptDetailed(view, KEY))).toEqual(expected);
   expect(Buffer.from(view).equals(copy)).toBe(true); // the caller's bytes are left as they were
+  // Handed over, the bytes may be decrypted within, and the outcome is still the same.
+  const handedOver = Buffer.from(text);
+  expect(await outcome(() => codec.decryptDetailed(handedOver, KEY, { consumeInput: true }))).toEqual(
+    expected,
+  );
   return expected;
 }
 
@@ -74,6 +79,19 @@ describe.each(backends)('opening large envelope text, $name back end', ({ codec 
     expect(result.failed).toBe(false);
     expect(Buffer.from(await codec.decryptFile(text, KEY)).equals(FILE)).toBe(true);
     expect(Buffer.from(await codec.decryptFile(Buffer.from(text), KEY)).equals(FILE)).toBe(true);
+  });
+
+  it('handed over, the bytes hold the file afterwards: no copy of the ciphertext was made', async () => {
+    const text = JSON.stringify(await codec.encryptFile(FILE, KEY, { kid: 'k1' }));
+    const body = Buffer.from(text);
+    const file = await codec.decryptFile(body, KEY, { consumeInput: true });
+    expect(Buffer.from(file).equals(FILE)).toBe(true);
+    if (codec.backendName === 'node') expect(file.buffer).toBe(body.buffer);
+    else expect(body.equals(Buffer.from(text))).toBe(true); // WebCrypto reads a copy
+    // Not handed over: untouched.
+    const kept = Buffer.from(text);
+    await codec.decryptFile(kept, KEY);
+    expect(kept.toString()).toBe(text);
   });
 
   it('opens npm jose envelopes (no kid, members in its order) as text', async () => {

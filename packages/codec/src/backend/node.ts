@@ -8,6 +8,7 @@ import {
   timingSafeEqual,
 } from 'node:crypto';
 import {
+  checkBase64UrlRange,
   decodeBase64,
   decodeBase64Url,
   decodeBase64UrlRange,
@@ -267,6 +268,7 @@ export const nodeBackend: CryptoBackend = {
   encodeBase64Url,
   decodeBase64Url,
   decodeBase64UrlRange,
+  checkBase64UrlRange,
   encodeBase64,
   decodeBase64,
   decodeBase64Within,

@@ -36,7 +36,14 @@ export interface CryptoBackend {
     start: number,
     end: number,
     what: string,
+    within?: boolean,
   ): Uint8Array<ArrayBuffer>;
+  /**
+   * `decodeBase64UrlRange`'s checks alone, writing nothing; where a back end has it,
+   * `decodeBase64UrlRange` with `within` decodes bytes into their own memory (from `start`) and
+   * returns a view of them.
+   */
+  checkBase64UrlRange?(input: Uint8Array, start: number, end: number, what: string): void;
   /** Whether `bytes` holds `byte` anywhere (memchr speed where the runtime has it). */
   includesByte(bytes: Uint8Array, byte: number): boolean;
   /** Latin-1 strings to one byte array (used for the AAD and the file payload's JSON framing). */

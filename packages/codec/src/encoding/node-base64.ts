@@ -74,25 +74,24 @@ export function decodeBase64Url(text: string, what: string): Uint8Array<ArrayBuf
 const RANGE_PIECE_CHARS = 4 * 16 * 1024;
 
 /**
- * `decodeBase64Url` of `input[start, end)` (an envelope's text or its bytes, read as Latin-1),
- * with the same checks in the same order, reading the text where it lies.
+ * The checks of `decodeBase64Url`, in its order, over `input[start, end)` (an envelope's text, or
+ * its bytes read as Latin-1) a piece at a time; `write` decodes each piece and returns how many
+ * bytes it gave.
  */
-export function decodeBase64UrlRange(
-  input: string | Uint8Array,
+function decodeRangePieces(
+  input: string | Buffer,
   start: number,
   end: number,
   what: string,
-): Uint8Array<ArrayBuffer> {
+  write: (text: string) => number,
+): void {
   const length = end - start;
   if (length % 4 === 1) throw base64UrlErrors.length(what, length);
-  const out = Buffer.allocUnsafeSlow(Math.floor((length * 3) / 4)) as Buffer<ArrayBuffer>;
-  const bytes = typeof input === 'string' ? undefined : toBuffer(input);
-  let written = 0;
   let text = '';
   for (let at = start; at < end; at += RANGE_PIECE_CHARS) {
     const stop = Math.min(end, at + RANGE_PIECE_CHARS);
-    text = bytes ? bytes.toString('latin1', at, stop) : (input as string).slice(at, stop);
-    const decoded = out.write(text, written, 'base64url');
+    text = typeof input === 'string' ? input.slice(at, stop) : input.toString('latin1', at, stop);
+    const decoded = write(text);
     // As in decodeBase64Url: any character Buffer's decoder skipped (another alphabet's, a byte
     // past 0x7F, padding, whitespace) shows as a shorter output.
     if (
@@ -103,10 +102,44 @@ export function decodeBase64UrlRange(
     ) {
       throw base64UrlErrors.alphabet(what);
     }
-    written += decoded;
   }
   if (!trailingBitsClear(text, text.length, URL_VALUES)) throw base64UrlErrors.trailingBits(what);
-  return out;
+}
+
+/**
+ * `decodeBase64Url` of `input[start, end)`, with the same checks in the same order, reading the
+ * text where it lies. `within` decodes bytes into their own memory: output never overtakes the
+ * piece being read, which is copied out first.
+ */
+export function decodeBase64UrlRange(
+  input: string | Uint8Array,
+  start: number,
+  end: number,
+  what: string,
+  within = false,
+): Uint8Array<ArrayBuffer> {
+  const source = typeof input === 'string' ? input : toBuffer(input);
+  const out =
+    within && typeof source !== 'string'
+      ? source
+      : Buffer.allocUnsafeSlow(Math.floor(((end - start) * 3) / 4));
+  const from = out === source ? start : 0;
+  let written = from;
+  decodeRangePieces(source, start, end, what, (text) => {
+    const decoded = out.write(text, written, 'base64url');
+    written += decoded;
+    return decoded;
+  });
+  return out.subarray(from, written) as Buffer<ArrayBuffer>;
+}
+
+let scratch: Buffer | undefined;
+
+/** `decodeBase64UrlRange`'s checks alone: each piece is decoded into a small scratch buffer. */
+export function checkBase64UrlRange(input: Uint8Array, start: number, end: number, what: string): void {
+  scratch ??= Buffer.allocUnsafeSlow((RANGE_PIECE_CHARS * 3) / 4);
+  const into = scratch;
+  decodeRangePieces(toBuffer(input), start, end, what, (text) => into.write(text, 0, 'base64url'));
 }
 
 export function decodeBase64(text: string, what: string): Uint8Array<ArrayBuffer> {

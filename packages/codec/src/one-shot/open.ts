@@ -40,9 +40,24 @@ function readForOpening(context: CodecContext, input: EnvelopeInput, options: De
         const envelope = readEnvelope(range.rest);
         if (envelope.ciphertext === '') {
           const { backend } = context;
-          return readMembers(context, envelope, options, () =>
-            backend.decodeBase64UrlRange(input, range.start, range.end, 'The "ciphertext" member'),
-          );
+          const { start, end } = range;
+          const check = backend.checkBase64UrlRange;
+          if (options.consumeInput === true && input instanceof Uint8Array && check) {
+            // Nothing is written into the input until every check has passed, so that a refusal
+            // can still read it whole below.
+            return readMembers(
+              context,
+              envelope,
+              options,
+              () => {
+                check(input, start, end, CIPHERTEXT);
+                return undefined;
+              },
+              () => backend.decodeBase64UrlRange(input, start, end, CIPHERTEXT, true),
+            );
+          }
+          const ciphertext = () => backend.decodeBase64UrlRange(input, start, end, CIPHERTEXT);
+          return readMembers(context, envelope, options, ciphertext, ciphertext);
         }
       }
     } catch {
@@ -50,16 +65,21 @@ function readForOpening(context: CodecContext, input: EnvelopeInput, options: De
     }
   }
   const envelope = readEnvelope(input);
-  return readMembers(context, envelope, options, () =>
-    context.backend.decodeBase64Url(envelope.ciphertext, 'The "ciphertext" member'),
-  );
+  const ciphertext = () => context.backend.decodeBase64Url(envelope.ciphertext, CIPHERTEXT);
+  return readMembers(context, envelope, options, ciphertext, ciphertext);
 }
 
-/** `readForOpening` of a parsed envelope; `ciphertextOf` decodes its ciphertext, in turn with the other members. */
+const CIPHERTEXT = 'The "ciphertext" member';
+
+/**
+ * `readForOpening` of a parsed envelope. `readCiphertext` checks (and may decode) the ciphertext
+ * in its turn among the members; `ciphertextOf` gives its bytes once every member has passed.
+ */
 function readMembers(
   { backend, protectedHeaderOf, aadBytes }: CodecContext,
   envelope: Envelope,
   options: DecryptOptions,
+  readCiphertext: () => Uint8Array | undefined,
   ciphertextOf: () => Uint8Array,
 ) {
   const policy = options.missingProtected ?? 'infer';
@@ -73,11 +93,12 @@ function readMembers(
 
   const iv = backend.decodeBase64Url(envelope.iv, 'The "iv" member');
   if (iv.length !== IV_BYTES) throw invalid(`The IV must be ${IV_BYTES} bytes for ${ENC}, got ${iv.length}.`);
-  const ciphertext = ciphertextOf();
+  const read = readCiphertext();
   const tag = backend.decodeBase64Url(envelope.tag, 'The "tag" member');
   if (envelope.aad !== undefined) backend.decodeBase64Url(envelope.aad, 'The "aad" member');
   const candidates = protectedCandidates(envelope.protected, policy);
   const aads = candidates.map((text) => aadBytes(text, envelope.aad));
+  const ciphertext = read ?? ciphertextOf();
   return { header, kid, hasProtected, iv, ciphertext, tag, aads };
 }
 

@@ -75,13 +75,16 @@ export function notAnUpload(fieldName: string) {
   );
 }
 
-/** An encrypted upload already read into memory: opened, and its file taken from the payload. */
+/**
+ * An encrypted upload already read into memory: opened, and its file taken from the payload.
+ * `envelope` is handed over (a body read for this upload alone): it is decrypted within.
+ */
 export async function openFileEnvelope(
   server: JweServer,
   envelope: Uint8Array,
   fieldName: string,
 ): Promise<Opened & { file: UploadedFile }> {
-  const opened = await server.openEnvelope(envelope);
+  const opened = await server.openEnvelope(envelope, { consumeBody: true });
   let bytes: Uint8Array;
   try {
     bytes =
