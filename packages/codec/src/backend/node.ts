@@ -272,6 +272,7 @@ export const nodeBackend: CryptoBackend = {
   encodeBase64,
   decodeBase64,
   decodeBase64Within,
+  decodesWithinInPlace: true,
   includesByte: (bytes, byte) => toBuffer(bytes).includes(byte),
   latin1Bytes(...texts) {
     if (texts.length === 1) return Buffer.from(texts[0]!, 'latin1');

@@ -26,6 +26,8 @@ export interface CryptoBackend {
    * `bytes`; after an error their content is undefined.
    */
   decodeBase64Within(bytes: Uint8Array, start: number, end: number, what: string): Uint8Array<ArrayBuffer>;
+  /** Whether `decodeBase64Within` writes into `bytes` (else `bytes` are left as they were, even on error). */
+  readonly decodesWithinInPlace: boolean;
   /**
    * Decodes the base64url text at `[start, end)` of an envelope's text or bytes, as strictly as
    * `decodeBase64Url` (a byte past 0x7F in `input` is an error), without copying that text out
