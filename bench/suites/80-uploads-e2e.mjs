@@ -6,7 +6,7 @@
 // server process, so each side's peak RSS (VmHWM) is its own; the stored file's SHA-256 is checked
 // against the original's, and the file is removed. A plain multipart upload of the same file into
 // the same routes is shown beside them as information. BENCH_E2E_ROUNDS interleaved rounds
-// (default 2); the wall ratio judged is the median of each round's ours / floor.
+// (default 3); the wall ratio judged is the median of each round's ours / floor.
 import { fork } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, openAsBlob, readFileSync, statSync } from 'node:fs';
@@ -22,7 +22,7 @@ import { formatMBps, formatSeconds, median, pairedRatio, report } from './lib.mj
 
 const MiB = 2 ** 20;
 const SIZE = Number(process.env.BENCH_E2E_MIB ?? 1024) * MiB;
-const ROUNDS = Number(process.env.BENCH_E2E_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_E2E_ROUNDS ?? 3);
 const KEY = 'bench-e2e-key-16';
 const KID = 'bench';
 const WALL_LIMIT = 1.2;
@@ -156,6 +156,13 @@ async function clientChild(kind, url, file) {
 }
 
 // ---- the run ---------------------------------------------------------------------------------
+/** Asks a server child for its figures (peak RSS, CPU so far). */
+const ask = (child) => {
+  const answer = firstMessage(child);
+  child.send('report');
+  return answer;
+};
+
 const firstMessage = (child) =>
   new Promise((resolve, reject) => {
     child.once('message', resolve);
@@ -187,14 +194,16 @@ async function uploadOnce(client, server, file, expectedHash, dest) {
   const child = fork(here, ['--server', server, dest], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
     const { port } = await firstMessage(child);
-    const cpuBefore = await (child.send('report'), firstMessage(child));
+    const cpuBefore = await ask(child);
     const result = await runClient(client, `http://127.0.0.1:${port}`, file);
-    const serverSide = await (child.send('report'), firstMessage(child));
+    const serverSide = await ask(child);
     const stored = result.answer.path;
     const intact = (await sha256(stored)) === expectedHash && statSync(stored).size === SIZE;
     await rm(stored, { force: true });
     return {
       seconds: result.seconds,
+      clientCpu: result.cpu,
+      serverCpu: serverSide.cpu - cpuBefore.cpu,
       cpu: result.cpu + (serverSide.cpu - cpuBefore.cpu),
       clientPeak: result.peak,
       serverPeak: serverSide.peak,
@@ -235,7 +244,8 @@ const mb = (bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
 const cell = (runs) => {
   const seconds = median(runs.map((r) => r.seconds));
   return (
-    `${formatSeconds(seconds)} (${formatMBps(SIZE / seconds)}), CPU ${formatSeconds(median(runs.map((r) => r.cpu)))}, ` +
+    `${formatSeconds(seconds)} (${formatMBps(SIZE / seconds)}), CPU client ${formatSeconds(median(runs.map((r) => r.clientCpu)))} ` +
+    `+ server ${formatSeconds(median(runs.map((r) => r.serverCpu)))}, ` +
     `peak RSS client ${mb(Math.max(...runs.map((r) => r.clientPeak)))} / server ${mb(Math.max(...runs.map((r) => r.serverPeak)))}`
   );
 };
