@@ -1,8 +1,8 @@
 import {
   backendName,
   encrypt,
-  encryptFile,
   encryptFileStream,
+  encryptFileToString,
   encryptStream,
   type KeyInput,
 } from '@jwe-transport/codec';
@@ -172,10 +172,11 @@ export class BodySealer {
       return { kind: 'streamed', payload: 'file', headers: sealedHeaders, body };
     }
     const bytes = file instanceof Blob ? new Uint8Array(await file.arrayBuffer()) : file;
-    const envelope = await encryptFile(bytes, key, kidOption(options));
+    // Sealed straight to the envelope's text: the body a request sends, in the least memory.
+    const body = await encryptFileToString(bytes, key, kidOption(options));
     // Sealed in memory (the WebCrypto build): the whole file was read at once.
     onProgress?.({ loaded: size, total: size }, bytes);
-    return { kind: 'buffered', payload: 'file', headers: sealedHeaders, body: JSON.stringify(envelope) };
+    return { kind: 'buffered', payload: 'file', headers: sealedHeaders, body };
   }
 
   async #sealStream(

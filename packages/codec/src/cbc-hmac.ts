@@ -50,7 +50,7 @@ export async function seal(
 }
 
 /** `computeTag` without a promise, for back ends that have synchronous primitives. */
-function computeTagSync(
+export function computeTagSync(
   sync: SyncPrimitives,
   key: PreparedKey,
   aad: Uint8Array,

@@ -62,9 +62,18 @@ export function parseFilePayload(backend: CryptoBackend, payload: Uint8Array): U
       // character or a byte past 0x7F, is not base64 either). Anything else (an escaped "\/", another member) takes the JSON path below, which also says
       // what is wrong; it needs the payload intact, so it is checked before decoding overwrites it.
       const content = payload.subarray(prefix.length, end);
-      if (!backend.includesByte(content, QUOTE) && !backend.includesByte(content, BACKSLASH)) {
-        return backend.decodeBase64Within(payload, prefix.length, end, 'The "file" member');
+      const plain = () => !backend.includesByte(content, QUOTE) && !backend.includesByte(content, BACKSLASH);
+      if (!backend.decodesWithinInPlace) {
+        // The payload survives a failed decode here, so the scans for a quote or a backslash
+        // (which no base64 has) are needed only to choose the error.
+        try {
+          return backend.decodeBase64Within(payload, prefix.length, end, 'The "file" member');
+        } catch (error) {
+          if (plain()) throw error;
+          break;
+        }
       }
+      if (plain()) return backend.decodeBase64Within(payload, prefix.length, end, 'The "file" member');
       break;
     }
   }

@@ -18,6 +18,13 @@ export interface EncryptOptions {
 export interface DecryptOptions {
   /** How to read an envelope without `protected`: `'infer'` (default), `'rfc'` or `'reject'`. */
   missingProtected?: MissingProtectedPolicy;
+  /**
+   * The input bytes are handed over (a request body read for this call and used for nothing
+   * else): on Node the ciphertext of a large envelope is decoded and decrypted within them instead
+   * of in a copy, and the plaintext may be a view of them. Their content afterwards is undefined.
+   * Ignored for other inputs and on WebCrypto. Refusals are the same either way.
+   */
+  consumeInput?: boolean;
 }
 
 /** What `decryptDetailed` resolves with. */

@@ -39,8 +39,12 @@ export class JweServer {
     this.options = resolveOptions(options);
   }
 
-  /** Decrypts an envelope (object, JSON text or body bytes). Failures are `JweHttpError`s. */
-  openEnvelope(body: Uint8Array | string | object): Promise<OpenedEnvelope> {
+  /**
+   * Decrypts an envelope (object, JSON text or body bytes). Failures are `JweHttpError`s.
+   * `consumeBody`: the body bytes were read for this call alone, so the codec may decrypt within
+   * them (see the codec's `consumeInput`).
+   */
+  openEnvelope(body: Uint8Array | string | object, { consumeBody = false } = {}): Promise<OpenedEnvelope> {
     // The one place every adapter opens a request envelope: `jwe-transport:open` (side server).
     return traceOpen(
       'server',
@@ -51,6 +55,7 @@ export class JweServer {
         try {
           result = await decryptDetailed(body as Uint8Array, kidNotingResolver(trace, recorder.resolve), {
             missingProtected: this.options.missingProtected,
+            consumeInput: consumeBody,
           });
         } catch (error) {
           throw withKid(toHttpError(error), recorder.asked);

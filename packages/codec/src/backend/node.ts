@@ -8,8 +8,10 @@ import {
   timingSafeEqual,
 } from 'node:crypto';
 import {
+  checkBase64UrlRange,
   decodeBase64,
   decodeBase64Url,
+  decodeBase64UrlRange,
   decodeBase64Within,
   encodeBase64,
   encodeBase64Url,
@@ -97,12 +99,97 @@ const CBC_PIECE_BYTES = 256 * 1024;
 
 function decryptWithin(decipher: Decipher, blocks: Uint8Array): Buffer<ArrayBuffer> {
   const out = toBuffer(blocks) as Buffer<ArrayBuffer>;
+  if (out.length > TEXT_OUTPUT_FROM) return decryptWithinByText(decipher, out);
   for (let at = 0; at < out.length; at += CBC_PIECE_BYTES) {
     decipher.update(out.subarray(at, at + CBC_PIECE_BYTES)).copy(out, at);
   }
   decipher.final();
   return out;
 }
+
+/*
+ * Every update() output is a buffer of its own, freed only when a garbage collection finds it,
+ * and nothing else here allocates on the JS heap to prompt one: a large ciphertext's pieces all
+ * stay in memory until V8's external-memory limit (64 MiB) is passed, as much again as the
+ * ciphertext. Taken as Latin-1 strings, the outputs fill the young generation instead, whose
+ * collections free them (and the buffers behind them) as decryption goes, for two more memory
+ * copies per byte.
+ */
+const TEXT_OUTPUT_FROM = 1024 * 1024;
+const TEXT_PIECE_BYTES = 64 * 1024;
+
+function decryptWithinByText(decipher: Decipher, out: Buffer<ArrayBuffer>): Buffer<ArrayBuffer> {
+  for (let at = 0; at < out.length; at += TEXT_PIECE_BYTES) {
+    out.write(decipher.update(out.subarray(at, at + TEXT_PIECE_BYTES), undefined, 'latin1'), at, 'latin1');
+  }
+  decipher.final();
+  return out;
+}
+
+/**
+ * A scratch buffer of `length` bytes whose memory `release()` gives back at once, where the runtime
+ * has resizable ArrayBuffers (Node 20 and later), instead of at the next garbage collection.
+ */
+function releasableBuffer(length: number): { bytes: Buffer; release(): void } {
+  const memory = new ResizableArrayBuffer(length, { maxByteLength: length });
+  const bytes = Buffer.from(memory, 0, length);
+  return { bytes, release: () => memory.resize?.(0) };
+}
+
+// ES2024's resizable ArrayBuffer, which the project's ES2023 lib does not declare.
+type MaybeResizable = ArrayBuffer & { resize?(length: number): void };
+const ResizableArrayBuffer = ArrayBuffer as unknown as new (
+  length: number,
+  options: { maxByteLength: number },
+) => MaybeResizable;
+
+/**
+ * See `SyncPrimitives.aesCbcEncryptPiecesToText`. The ciphertext is written at the end of the
+ * text's own buffer and encoded forward in place: base64url output runs ahead of its input by a
+ * third of what has been read, and the ciphertext starts a third of its length past the text's
+ * start, so the output never reaches bytes still to be read.
+ */
+function aesCbcEncryptPiecesToText(
+  key: PreparedKey,
+  iv: Uint8Array,
+  pieces: Iterable<string>,
+  length: number,
+  before: string,
+  afterLength: number,
+  after: (ciphertext: Uint8Array) => string,
+): string {
+  const cipherLength = paddedLength(length);
+  const textLength = Math.ceil((cipherLength * 4) / 3);
+  const scratch = releasableBuffer(before.length + textLength + afterLength);
+  try {
+    const out = scratch.bytes;
+    const textStart = out.write(before, 0, 'latin1');
+    const cipherStart = textStart + textLength - cipherLength;
+    const cipher = createCipheriv('aes-128-cbc', (key as NodeKey).encKey, iv);
+    let written = cipherStart;
+    for (const piece of pieces) written += cipher.update(piece, 'latin1').copy(out, written);
+    written += cipher.final().copy(out, written);
+    if (written !== cipherStart + cipherLength)
+      throw new RangeError('aesCbcEncryptPiecesToText: the pieces are not `length` bytes.');
+    const tail = after(out.subarray(cipherStart, written));
+    let text = textStart;
+    for (let at = cipherStart; at < written; at += ENCODE_PIECE_BYTES) {
+      text += out.write(
+        out.toString('base64url', at, Math.min(written, at + ENCODE_PIECE_BYTES)),
+        text,
+        'latin1',
+      );
+    }
+    if (out.write(tail, text, 'latin1') !== afterLength || tail.length !== afterLength)
+      throw new RangeError('aesCbcEncryptPiecesToText: `after` is not `afterLength` characters.');
+    return out.toString('latin1');
+  } finally {
+    scratch.release();
+  }
+}
+
+/** Bytes of ciphertext per piece of in-place base64url: a whole number of 3-byte groups. */
+const ENCODE_PIECE_BYTES = 3 * 16 * 1024;
 
 // randomBytes(16) costs a few microseconds per call; drawing IVs from a refilled pool of CSPRNG
 // output costs almost nothing, and every byte is still used once only. A refill allocates a new
@@ -143,6 +230,7 @@ const syncPrimitives: SyncPrimitives = {
       throw new RangeError('aesCbcEncryptPieces: the pieces are not `length` bytes.');
     return out;
   },
+  aesCbcEncryptPiecesToText,
   aesCbcDecrypt(key, iv, ciphertext) {
     if (ciphertext.length <= CHAINED_MAX_BYTES && ciphertext.length % 16 === 0 && ciphertext.length > 0) {
       return unpad(chainedCbcDecrypt(key as NodeKey, iv, ciphertext));
@@ -179,9 +267,12 @@ export const nodeBackend: CryptoBackend = {
   constantTimeEqual: (a, b) => a.length === b.length && timingSafeEqual(a, b),
   encodeBase64Url,
   decodeBase64Url,
+  decodeBase64UrlRange,
+  checkBase64UrlRange,
   encodeBase64,
   decodeBase64,
   decodeBase64Within,
+  decodesWithinInPlace: true,
   includesByte: (bytes, byte) => toBuffer(bytes).includes(byte),
   latin1Bytes(...texts) {
     if (texts.length === 1) return Buffer.from(texts[0]!, 'latin1');

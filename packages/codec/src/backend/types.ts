@@ -26,6 +26,26 @@ export interface CryptoBackend {
    * `bytes`; after an error their content is undefined.
    */
   decodeBase64Within(bytes: Uint8Array, start: number, end: number, what: string): Uint8Array<ArrayBuffer>;
+  /** Whether `decodeBase64Within` writes into `bytes` (else `bytes` are left as they were, even on error). */
+  readonly decodesWithinInPlace: boolean;
+  /**
+   * Decodes the base64url text at `[start, end)` of an envelope's text or bytes, as strictly as
+   * `decodeBase64Url` (a byte past 0x7F in `input` is an error), without copying that text out
+   * first: a ciphertext of megabytes is read where it lies.
+   */
+  decodeBase64UrlRange(
+    input: string | Uint8Array,
+    start: number,
+    end: number,
+    what: string,
+    within?: boolean,
+  ): Uint8Array<ArrayBuffer>;
+  /**
+   * `decodeBase64UrlRange`'s checks alone, writing nothing; where a back end has it,
+   * `decodeBase64UrlRange` with `within` decodes bytes into their own memory (from `start`) and
+   * returns a view of them.
+   */
+  checkBase64UrlRange?(input: Uint8Array, start: number, end: number, what: string): void;
   /** Whether `bytes` holds `byte` anywhere (memchr speed where the runtime has it). */
   includesByte(bytes: Uint8Array, byte: number): boolean;
   /** Latin-1 strings to one byte array (used for the AAD and the file payload's JSON framing). */
@@ -54,6 +74,21 @@ export interface SyncPrimitives {
     pieces: Iterable<string>,
     length: number,
   ): Uint8Array<ArrayBuffer>;
+  /**
+   * `before + base64url(ciphertext) + after(ciphertext)` as one string, the ciphertext being
+   * `aesCbcEncryptPieces`' of the same arguments and `after` returning `afterLength` ASCII
+   * characters. Built in one scratch buffer as long as the text and released before returning,
+   * so that the text is the only large thing left.
+   */
+  aesCbcEncryptPiecesToText(
+    key: PreparedKey,
+    iv: Uint8Array,
+    pieces: Iterable<string>,
+    length: number,
+    before: string,
+    afterLength: number,
+    after: (ciphertext: Uint8Array) => string,
+  ): string;
   /** The ciphertext is handed over: the back end may decrypt within its memory. */
   aesCbcDecrypt(key: PreparedKey, iv: Uint8Array, ciphertext: Uint8Array): Uint8Array<ArrayBuffer>;
 }

@@ -1,6 +1,6 @@
 import type { PreparedKey } from '../backend/types.js';
 import { open, openSync } from '../cbc-hmac.js';
-import { type EnvelopeInput, readEnvelope } from '../envelope.js';
+import { type Envelope, type EnvelopeInput, readEnvelope } from '../envelope.js';
 import { invalid } from '../errors.js';
 import { parseFilePayload } from '../file-payload.js';
 import { assertSupportedHeader, decodeUtf8, ENC } from '../header.js';
@@ -15,6 +15,7 @@ import {
 import { type KeyInput, type KeyResolver, unknownKid } from '../key.js';
 import type { DecryptOptions, DecryptResult } from '../options.js';
 import { IV_BYTES } from '../sizes.js';
+import { findCiphertextRange } from './ciphertext-range.js';
 import type { CodecContext } from './context.js';
 
 /*
@@ -27,14 +28,60 @@ const isPromiseLike = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> =>
 
 /**
  * Everything decryption checks before it touches a key or any crypto: the envelope's shape, the
- * header rules, and strict base64url of every member.
+ * header rules, and strict base64url of every member. A large envelope's text or bytes are read
+ * without copying the ciphertext's characters out (see ciphertext-range.ts); whatever that way
+ * refuses is read again whole, so errors are the same either way.
  */
-function readForOpening(
-  { backend, protectedHeaderOf, aadBytes }: CodecContext,
-  input: EnvelopeInput,
-  options: DecryptOptions,
-) {
+function readForOpening(context: CodecContext, input: EnvelopeInput, options: DecryptOptions) {
+  if (typeof input === 'string' || input instanceof Uint8Array) {
+    try {
+      const range = findCiphertextRange(input);
+      if (range) {
+        const envelope = readEnvelope(range.rest);
+        if (envelope.ciphertext === '') {
+          const { backend } = context;
+          const { start, end } = range;
+          const check = backend.checkBase64UrlRange;
+          if (options.consumeInput === true && input instanceof Uint8Array && check) {
+            // Nothing is written into the input until every check has passed, so that a refusal
+            // can still read it whole below.
+            return readMembers(
+              context,
+              envelope,
+              options,
+              () => {
+                check(input, start, end, CIPHERTEXT);
+                return undefined;
+              },
+              () => backend.decodeBase64UrlRange(input, start, end, CIPHERTEXT, true),
+            );
+          }
+          const ciphertext = () => backend.decodeBase64UrlRange(input, start, end, CIPHERTEXT);
+          return readMembers(context, envelope, options, ciphertext, ciphertext);
+        }
+      }
+    } catch {
+      // Read whole below, which refuses it with the error it always gave.
+    }
+  }
   const envelope = readEnvelope(input);
+  const ciphertext = () => context.backend.decodeBase64Url(envelope.ciphertext, CIPHERTEXT);
+  return readMembers(context, envelope, options, ciphertext, ciphertext);
+}
+
+const CIPHERTEXT = 'The "ciphertext" member';
+
+/**
+ * `readForOpening` of a parsed envelope. `readCiphertext` checks (and may decode) the ciphertext
+ * in its turn among the members; `ciphertextOf` gives its bytes once every member has passed.
+ */
+function readMembers(
+  { backend, protectedHeaderOf, aadBytes }: CodecContext,
+  envelope: Envelope,
+  options: DecryptOptions,
+  readCiphertext: () => Uint8Array | undefined,
+  ciphertextOf: () => Uint8Array,
+) {
   const policy = options.missingProtected ?? 'infer';
   const hasProtected = envelope.protected !== undefined;
   assertProtectedPolicy(hasProtected, policy);
@@ -46,11 +93,12 @@ function readForOpening(
 
   const iv = backend.decodeBase64Url(envelope.iv, 'The "iv" member');
   if (iv.length !== IV_BYTES) throw invalid(`The IV must be ${IV_BYTES} bytes for ${ENC}, got ${iv.length}.`);
-  const ciphertext = backend.decodeBase64Url(envelope.ciphertext, 'The "ciphertext" member');
+  const read = readCiphertext();
   const tag = backend.decodeBase64Url(envelope.tag, 'The "tag" member');
   if (envelope.aad !== undefined) backend.decodeBase64Url(envelope.aad, 'The "aad" member');
   const candidates = protectedCandidates(envelope.protected, policy);
   const aads = candidates.map((text) => aadBytes(text, envelope.aad));
+  const ciphertext = read ?? ciphertextOf();
   return { header, kid, hasProtected, iv, ciphertext, tag, aads };
 }
 

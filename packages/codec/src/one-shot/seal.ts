@@ -1,5 +1,5 @@
 import type { PreparedKey } from '../backend/types.js';
-import { seal, sealPiecesSync, sealSync } from '../cbc-hmac.js';
+import { computeTagSync, seal, sealPiecesSync, sealSync } from '../cbc-hmac.js';
 import type { Envelope } from '../envelope.js';
 import { JweError } from '../errors.js';
 import { buildFilePayload, filePayloadLength, filePayloadPieces } from '../file-payload.js';
@@ -9,6 +9,7 @@ import type { EncryptOptions } from '../options.js';
 import { paddedLength } from '../pkcs7.js';
 import { IV_BYTES } from '../sizes.js';
 import type { CodecContext } from './context.js';
+import { TEXT_AFTER_CIPHERTEXT_LENGTH, textAfterCiphertext, textBeforeCiphertext } from './envelope-text.js';
 
 /*
  * The work of the public encrypt functions (src/api/encrypt*.ts), with the back end as an
@@ -137,22 +138,28 @@ export async function sealJson(
     : sealBytes(context, text, key, options);
 }
 
+/** Checks a file encrypt function's arguments; returns the IV and the payload's length. */
+function fileInputs(context: CodecContext, bytes: Uint8Array, options: EncryptOptions, caller: string) {
+  if (!(bytes instanceof Uint8Array)) throw new TypeError(`${caller}: the file must be a Uint8Array.`);
+  const payloadLength = filePayloadLength(bytes.length);
+  assertFitsOneString(
+    context,
+    payloadLength,
+    `${caller}: a file of ${bytes.length} bytes`,
+    'encryptFileStream',
+  );
+  return { iv: encryptInputs(context, bytes, options, caller), payloadLength };
+}
+
 export async function sealFile(
   context: CodecContext,
   bytes: Uint8Array,
   key: KeyInput,
   options: EncryptOptions,
+  caller = 'encryptFile',
 ): Promise<Envelope> {
   const { backend, prepare, defaultAad } = context;
-  if (!(bytes instanceof Uint8Array)) throw new TypeError('encryptFile: the file must be a Uint8Array.');
-  const payloadLength = filePayloadLength(bytes.length);
-  assertFitsOneString(
-    context,
-    payloadLength,
-    `encryptFile: a file of ${bytes.length} bytes`,
-    'encryptFileStream',
-  );
-  const iv = encryptInputs(context, bytes, options, 'encryptFile');
+  const { iv, payloadLength } = fileInputs(context, bytes, options, caller);
   // With synchronous crypto the payload goes to the cipher piece by piece and never exists
   // whole: the file's only other copies are the ciphertext and the envelope's text.
   const { ciphertext, tag } = backend.sync
@@ -166,4 +173,42 @@ export async function sealFile(
       )
     : await seal(backend, await prepare(key), iv, buildFilePayload(backend, bytes), defaultAad);
   return envelopeOf(context, iv, ciphertext, tag, options.kid);
+}
+
+const BEYOND_LATIN1 = /[\u0100-\uffff]/;
+
+/**
+ * `sealFile` to the envelope's JSON text. With synchronous crypto the text is built in one buffer
+ * that holds the ciphertext too (see `aesCbcEncryptPiecesToText`), so the largest things alive at
+ * once are that buffer and the text; the envelope object's path holds the ciphertext, its
+ * base64url string and then the JSON text.
+ */
+export async function sealFileText(
+  context: CodecContext,
+  bytes: Uint8Array,
+  key: KeyInput,
+  options: EncryptOptions,
+): Promise<string> {
+  const { backend, prepare, defaultAad } = context;
+  const sync = backend.sync;
+  const before = (iv: Uint8Array) => textBeforeCiphertext(options.kid, backend.encodeBase64Url(iv));
+  // The one text buffer holds Latin-1; a kid beyond it takes the envelope object's way.
+  if (!sync || (typeof options.kid === 'string' && BEYOND_LATIN1.test(options.kid))) {
+    const envelope = await sealFile(context, bytes, key, options, 'encryptFileToString');
+    return `${textBeforeCiphertext(envelope.kid, envelope.iv)}${envelope.ciphertext}${textAfterCiphertext(envelope.tag)}`;
+  }
+  const { iv, payloadLength } = fileInputs(context, bytes, options, 'encryptFileToString');
+  const prepared = prepare(key) as PreparedKey;
+  return sync.aesCbcEncryptPiecesToText(
+    prepared,
+    iv,
+    filePayloadPieces(backend, bytes),
+    payloadLength,
+    before(iv),
+    TEXT_AFTER_CIPHERTEXT_LENGTH,
+    (ciphertext) =>
+      textAfterCiphertext(
+        backend.encodeBase64Url(computeTagSync(sync, prepared, defaultAad, iv, ciphertext)),
+      ),
+  );
 }

@@ -10,6 +10,7 @@ export type Codec = Pick<
   | 'encrypt'
   | 'encryptJson'
   | 'encryptFile'
+  | 'encryptFileToString'
   | 'decrypt'
   | 'decryptJson'
   | 'decryptFile'

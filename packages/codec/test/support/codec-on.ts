@@ -3,7 +3,7 @@ import type { EnvelopeInput } from '../../src/envelope.js';
 import type { KeyInput, KeyResolver } from '../../src/key.js';
 import { contextFor } from '../../src/one-shot/context.js';
 import { openBytes, openDetailed, openFile, openJson } from '../../src/one-shot/open.js';
-import { sealBytes, sealFile, sealJson, sealNow } from '../../src/one-shot/seal.js';
+import { sealBytes, sealFile, sealFileText, sealJson, sealNow } from '../../src/one-shot/seal.js';
 import type { DecryptOptions, EncryptOptions } from '../../src/options.js';
 
 /**
@@ -23,6 +23,8 @@ export function codecOn(backend: CryptoBackend) {
       sealJson(context, value, key, options ?? {}),
     encryptFile: (bytes: Uint8Array, key: KeyInput, options: EncryptOptions = {}) =>
       sealFile(context, bytes, key, options),
+    encryptFileToString: (bytes: Uint8Array, key: KeyInput, options: EncryptOptions = {}) =>
+      sealFileText(context, bytes, key, options),
     decrypt: (input: EnvelopeInput, key: Key, options: DecryptOptions = {}) =>
       openBytes(context, input, key, options),
     decryptJson: <T = unknown>(input: EnvelopeInput, key: Key, options?: DecryptOptions) =>

@@ -7,6 +7,7 @@ import type { Opened } from '../opened.js';
 import { readBody, refuseEarly, streamChunks } from '../read-body.js';
 import { SNIFF_BYTES } from '../sniff.js';
 import { chooseMimeType } from './file-head.js';
+import { fileWithinPayload } from './file-within-payload.js';
 import type { JweFile } from './jwe-file.js';
 import { receiveMultipart } from './multipart.js';
 import { DEFAULT_UPLOAD_LIMIT, receiveEncryptedFile } from './receive-file.js';
@@ -77,16 +78,21 @@ export function notAnUpload(fieldName: string) {
   );
 }
 
-/** An encrypted upload already read into memory: opened, and its file taken from the payload. */
+/**
+ * An encrypted upload already read into memory: opened, and its file taken from the payload.
+ * `envelope` is handed over (a body read for this upload alone): it is decrypted within.
+ */
 export async function openFileEnvelope(
   server: JweServer,
   envelope: Uint8Array,
   fieldName: string,
 ): Promise<Opened & { file: JweFile }> {
-  const opened = await server.openEnvelope(envelope);
+  const opened = await server.openEnvelope(envelope, { consumeBody: true });
   let bytes: Uint8Array;
   try {
-    bytes = fileFromPayload(opened.plaintext, fieldName, server.options.strictJson);
+    bytes =
+      fileWithinPayload(opened.plaintext, fieldName) ??
+      fileFromPayload(opened.plaintext, fieldName, server.options.strictJson);
   } catch (error) {
     // Authenticated: the refusal is sealed like any other answer.
     throw afterAuthentication(error, opened);
