@@ -14,6 +14,7 @@ function outcomeOf(side: ExchangeSide): Record<string, unknown> {
       kid: side.kid ?? null,
       keyKid: side.kid ?? null,
       kidMismatch: false,
+      warning: null,
       note: null,
       content: contentOf(side.opened),
     };
