@@ -143,7 +143,9 @@ describe.each(backends)('opening large envelope text, $name back end', ({ codec 
       (v) => `${v.slice(0, 100)}é${v.slice(101)}`,
       (v) => `${v.slice(0, 100)}\u0142${v.slice(101)}`,
       (v) => `${v.slice(0, -1)}${v.at(-1) === 'B' ? 'C' : 'B'}`, // trailing bits, where the length leaves some
-      (v) => `${v.slice(0, 10)}\\u0041${v.slice(11)}`, // an escape: JSON reads it, the cut text must not
+      // An escape JSON reads and the cut text must not, for a letter other than the one it replaces
+      // (the ciphertext is random: an escaped copy of the same letter would be a valid envelope).
+      (v) => `${v.slice(0, 10)}${v[10] === 'A' ? '\\u0042' : '\\u0041'}${v.slice(11)}`,
       (v) => `${v.slice(0, 10)}\\"${v.slice(11)}`,
     ];
     for (const change of changes) {
