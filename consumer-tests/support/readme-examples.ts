@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { STRICT } from '@jwe-transport/test-support/readme-blocks';
 import ts from 'typescript';
 import type { NodeVersion } from './node-versions.js';
 import { repoRoot } from './workspace.js';
@@ -19,22 +20,9 @@ export interface CheckedExample extends Example {
   diagnostics: { code: number; text: string }[];
 }
 
-// The repository's strict settings (test-support's readme-blocks), resolved as a user's ESM
-// project resolves (NodeNext), from the fresh project's node_modules.
-const STRICT: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  strict: true,
-  noUncheckedIndexedAccess: true,
-  exactOptionalPropertyTypes: true,
-  esModuleInterop: true,
-  skipLibCheck: true,
-  noEmit: true,
-  types: ['node'],
-  typeRoots: [join(repoRoot, 'node_modules', '@types')],
-};
+// The repository's strict settings, resolved as a user's ESM project resolves (NodeNext), with
+// the workspace's @types beside the fresh project's node_modules.
+const STRICT_HERE: ts.CompilerOptions = { ...STRICT, typeRoots: [join(repoRoot, 'node_modules', '@types')] };
 
 /**
  * Diagnostics that mean an import does not work in this project: a module that is not installed
@@ -54,7 +42,7 @@ export async function checkExamples(dir: string, examples: Example[]): Promise<C
       return file;
     }),
   );
-  const program = ts.createProgram(files, STRICT);
+  const program = ts.createProgram(files, STRICT_HERE);
   return examples.map((example, i) => {
     const source = program.getSourceFile(files[i]!)!;
     const diagnostics = [

@@ -7,9 +7,11 @@ export async function tsBlocksOf(readmePath: string): Promise<string[]> {
   return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
 }
 
-// The repository's own strict settings (tsconfig.base.json), as a user pasting a block would
-// meet them at their strictest.
-const STRICT: ts.CompilerOptions = {
+/**
+ * The repository's own strict settings (tsconfig.base.json), as a user pasting a block would meet
+ * them at their strictest.
+ */
+export const STRICT: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
   lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
   module: ts.ModuleKind.NodeNext,
