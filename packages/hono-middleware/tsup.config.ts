@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/upload.ts'],
+  entry: { index: 'src/index.ts', upload: 'src/upload/index.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

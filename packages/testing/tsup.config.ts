@@ -6,7 +6,7 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     undici: 'src/undici/index.ts',
-    'reference-service': 'src/reference-service.ts',
+    'reference-service': 'src/reference-service/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { createJweFetch, wasDecrypted } from '@jwe-transport/client-core';
 import { describe, expect, it } from 'vitest';
-import { startReferenceService } from '../src/reference-service.js';
+import { startReferenceService } from '../src/reference-service/index.js';
 
 const run = promisify(execFile);
 

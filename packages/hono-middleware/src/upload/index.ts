@@ -13,8 +13,8 @@ import { reportingOf } from '@jwe-transport/server-core/adapter';
 import { receiveUploadFrom, resolveUpload } from '@jwe-transport/server-core/adapter/node';
 import { DEFAULT_UPLOAD_LIMIT, type JweFile, type UploadOptions } from '@jwe-transport/server-core/node';
 import type { MiddlewareHandler } from 'hono';
-import { refuse } from './refuse.js';
-import { markReadsBody } from './skip.js';
+import { refuse } from '../refuse.js';
+import { markReadsBody } from '../skip.js';
 
 // Re-exported on purpose (the README says so): the types an upload route's code names.
 export type { JweFile, UploadOptions } from '@jwe-transport/server-core/node';
