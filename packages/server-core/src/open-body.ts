@@ -83,7 +83,7 @@ export async function openBody(
  * A plain JSON body, parsed once with the rules decrypted ones follow: a malformed body is a
  * 400 `entity.parse.failed` here, not a `SyntaxError` in the handler. An empty one is left as no body.
  */
-export function openPlainJson(server: JweServer, opened: Opened, bytes: Uint8Array): OpenedBody {
+function openPlainJson(server: JweServer, opened: Opened, bytes: Uint8Array): OpenedBody {
   if (bytes.length === 0) return opened;
   try {
     const { text, value } = server.parsePlainJson(bytes);

@@ -143,7 +143,7 @@ function readEvents(source: EventedBody, options: ReadBodyOptions): Promise<Uint
 
 const readToEnd = new WeakSet<Request>();
 
-/** Whether `readRequestBody` read this request's body to its end (an error answer may then keep the connection). */
+/** Whether the Web handler read this request's body to its end (an error answer may then keep the connection). */
 export function bodyReadToEnd(request: Request): boolean {
   return readToEnd.has(request);
 }
@@ -151,17 +151,6 @@ export function bodyReadToEnd(request: Request): boolean {
 /** Notes that a Web `Request`'s body was read to its end. */
 export function markReadToEnd(request: Request): void {
   readToEnd.add(request);
-}
-
-/** Reads a Web `Request` body into memory with `readBody`. */
-export async function readRequestBody(request: Request, limit: number): Promise<Uint8Array> {
-  const bytes = await readBody(request.body ?? undefined, {
-    limit,
-    contentEncoding: request.headers.get('content-encoding'),
-    contentLength: request.headers.get('content-length'),
-  });
-  if (request.body) readToEnd.add(request);
-  return bytes;
 }
 
 /**
