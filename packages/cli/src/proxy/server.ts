@@ -204,7 +204,8 @@ export async function startProxy(
       server.closeAllConnections();
       await closed;
       await agent.close().catch(() => {});
-      if (spool !== undefined) await rm(await spool, { recursive: true, force: true }).catch(() => {});
+      // A spool that was never made (mkdtemp failed) has nothing to remove and must not fail the close.
+      await spool?.then((dir) => rm(dir, { recursive: true, force: true })).catch(() => {});
     },
   };
 }
