@@ -1,4 +1,4 @@
-import { isJweHttpError } from '@jwe-transport/server-core';
+import { isJweHttpError, JweHttpError } from '@jwe-transport/server-core';
 import { isEncryptedHeader, mountOrder, openBody } from '@jwe-transport/server-core/adapter';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { hasBody, headerOf, idleWatch } from './body.js';
@@ -50,7 +50,7 @@ export function runStep(
         if (hasBody(req) && !req.readableEnded && !res.headersSent) res.setHeader('Connection', 'close');
         const failure = explain(error);
         // Raised after an upload's envelope authenticated: its answer is sealed like any other.
-        const opened = server.refusal(failure).opened;
+        const opened = JweHttpError.openedOf(failure);
         if (opened && !req.jwe?.encrypted) recordOpened(req, res, server, opened);
         setRefusalReporting(req, settings.reporting);
         next(failure);
