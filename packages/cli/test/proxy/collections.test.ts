@@ -20,6 +20,18 @@ let service: Awaited<ReturnType<typeof referenceService>>;
 let proxy: ProxyProcess;
 let dir: Awaited<ReturnType<typeof tempDir>>;
 
+/** The variables both collections read, as `--env-var name=value` flags (newman and bru spell them alike). */
+function envVars(txnId: string): string[] {
+  return [
+    `baseUrl=${proxy.url}`,
+    `kid=${KID}`,
+    `clientId=${CLIENT_ID}`,
+    `clientSecret=${CLIENT_SECRET}`,
+    `staticToken=${TOKEN}`,
+    `txnId=${txnId}`,
+  ].flatMap((variable) => ['--env-var', variable]);
+}
+
 beforeAll(async () => {
   service = await referenceService();
   dir = await tempDir();
@@ -52,18 +64,7 @@ describe('the shipped collections run unmodified through the sealing proxy', () 
       `${COLLECTIONS}postman/transcription.postman_collection.json`,
       '-e',
       `${COLLECTIONS}postman/local.postman_environment.json`,
-      '--env-var',
-      `baseUrl=${proxy.url}`,
-      '--env-var',
-      `kid=${KID}`,
-      '--env-var',
-      `clientId=${CLIENT_ID}`,
-      '--env-var',
-      `clientSecret=${CLIENT_SECRET}`,
-      '--env-var',
-      `staticToken=${TOKEN}`,
-      '--env-var',
-      'txnId=newman-visit',
+      ...envVars('newman-visit'),
       '--reporters',
       'cli,json',
       '--reporter-json-export',
@@ -87,25 +88,7 @@ describe('the shipped collections run unmodified through the sealing proxy', () 
     const report = dir.path('bruno.json');
     const result = await runTool(
       `${BIN}bru`,
-      [
-        'run',
-        '--env',
-        'local',
-        '--env-var',
-        `baseUrl=${proxy.url}`,
-        '--env-var',
-        `kid=${KID}`,
-        '--env-var',
-        `clientId=${CLIENT_ID}`,
-        '--env-var',
-        `clientSecret=${CLIENT_SECRET}`,
-        '--env-var',
-        `staticToken=${TOKEN}`,
-        '--env-var',
-        'txnId=bruno-visit',
-        '--reporter-json',
-        report,
-      ],
+      ['run', '--env', 'local', ...envVars('bruno-visit'), '--reporter-json', report],
       { cwd: `${COLLECTIONS}bruno` },
     );
     expect(result.code, result.stdout + result.stderr).toBe(0);
