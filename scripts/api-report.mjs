@@ -8,8 +8,9 @@
 //   node scripts/api-report.mjs --check  compare only (pnpm api:check, CI)
 //   node scripts/api-report.mjs codec    only the named packages (with or without --check)
 //
-// An entry point whose types differ by export condition (a Node build beside the default one)
-// gets one report per build: `<entry>.api.md` for the default and `<entry>.node.api.md` for Node.
+// An entry point whose types differ by export condition (a Node or Deno build beside the default
+// one) gets one report per build: `<entry>.api.md` for the default, `<entry>.node.api.md` for Node
+// and `<entry>.deno.api.md` for Deno.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -21,14 +22,16 @@ const reportsRoot = join(root, 'api-reports');
 const check = process.argv.includes('--check');
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 
-/** The `.d.ts` an import of `target` resolves to under `condition` (`node` or anything else). */
+/** The runtime conditions an entry point may name; each is followed only when asked for. */
+const RUNTIME_CONDITIONS = new Set(['node', 'deno', 'browser']);
+
+/** The `.d.ts` an import of `target` resolves to under `condition` (`node`, `deno` or anything else). */
 function typesFor(target, condition) {
   if (typeof target === 'string') return target.endsWith('.d.ts') ? target : undefined;
   if (target === null || typeof target !== 'object') return undefined;
   for (const [key, value] of Object.entries(target)) {
     if (key === 'require') continue;
-    if (key === 'node' && condition !== 'node') continue;
-    if (key === 'browser') continue;
+    if (RUNTIME_CONDITIONS.has(key) && key !== condition) continue;
     const found = typesFor(value, condition);
     if (found) return found;
   }
@@ -48,9 +51,13 @@ function entryPoints() {
       const base = subpath === '.' ? 'index' : subpath.slice(2).replaceAll('/', '-');
       const byDefault = typesFor(target, 'default');
       const byNode = typesFor(target, 'node');
+      const byDeno = typesFor(target, 'deno');
       if (byDefault) entries.push({ name, dir, report: base, types: byDefault });
       if (byNode && byNode !== byDefault) {
         entries.push({ name, dir, report: byDefault ? `${base}.node` : base, types: byNode });
+      }
+      if (byDeno && byDeno !== byDefault && byDeno !== byNode) {
+        entries.push({ name, dir, report: `${base}.deno`, types: byDeno });
       }
     }
   }

@@ -1,9 +1,11 @@
 // Every runtime against its peer: the codec and npm jose doing the same work in the same runtime
 // (runtime-workload.mjs): 1 KiB of JSON and a 1 MiB file, encrypt and decrypt, interleaved rounds,
 // medians. Node 24 (BENCH_NODE24, else npm's node@24 through npx), Deno and Bun (the npm packages
-// runtime-tests installs), each with the codec build its own resolution picks (node:crypto) and
-// the WebCrypto build (`browser` condition), and headless Chromium (Debian's, via playwright-core)
-// with the WebCrypto build bundled by esbuild. Wall time only: a browser has no CPU clock.
+// runtime-tests installs) and headless Chromium (Debian's, via playwright-core, the WebCrypto build
+// bundled by esbuild with the `browser` condition). The rows judged against the target are each
+// runtime's own pick: the codec imported by name, so the runtime's export conditions choose the
+// build (Node and Bun the Node build, Deno the Deno build). The other builds a runtime can load by
+// path are measured beside them as information. Wall time only: a browser has no CPU clock.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -51,9 +53,17 @@ function runPeer(label, command, args) {
   return JSON.parse(run.stdout.trim().split('\n').pop());
 }
 
-const peerArgs = (build) => [join(here, 'runtime-peer.mjs'), CODEC[build], JOSE, QUICK ? 'quick' : 'full'];
+const peerArgs = (build) => [
+  join(here, 'runtime-peer.mjs'),
+  build === 'own' ? 'own' : CODEC[build],
+  JOSE,
+  QUICK ? 'quick' : 'full',
+];
 
-/** The WebCrypto build and jose bundled into a page on 127.0.0.1 (a secure context), run in Chromium. */
+/**
+ * The codec as a bundler resolves it for a page (by name, `browser` condition: the WebCrypto build)
+ * and jose, bundled into a page on 127.0.0.1 (a secure context), run in Chromium.
+ */
 async function inChromium() {
   const esbuild = runtimeRequire('esbuild');
   const { chromium } = runtimeRequire('playwright-core');
@@ -62,7 +72,7 @@ async function inChromium() {
   await import('node:fs/promises').then(({ writeFile }) =>
     writeFile(
       entry,
-      `import * as codec from ${JSON.stringify(CODEC.webcrypto)};
+      `import * as codec from '@jwe-transport/codec';
 import * as jose from ${JSON.stringify(JOSE)};
 import { compareWithJose } from ${JSON.stringify(join(here, 'runtime-workload.mjs'))};
 // The browser's own standard base64 for jose's side: Uint8Array.toBase64 where it exists, else btoa.
@@ -85,7 +95,7 @@ globalThis.runBench = async (quick) => ({ backend: codec.backendName, base64: Ui
 `,
     ),
   );
-  await esbuild.build({
+  const built = await esbuild.build({
     entryPoints: [entry],
     outfile: join(dir, 'bundle.js'),
     bundle: true,
@@ -93,8 +103,13 @@ globalThis.runBench = async (quick) => ({ backend: codec.backendName, base64: Ui
     format: 'esm',
     target: 'es2022',
     conditions: ['browser'],
+    nodePaths: [join(root, 'node_modules')],
+    metafile: true,
     logLevel: 'silent',
   });
+  const codecFile = Object.keys(built.metafile.inputs)
+    .map((input) => /packages\/codec\/dist\/([^/]+)$/.exec(input)?.[1])
+    .find(Boolean);
   const bundle = await readFile(join(dir, 'bundle.js'));
   const server = createServer((request, response) => {
     if (request.url === '/bundle.js')
@@ -123,7 +138,7 @@ globalThis.runBench = async (quick) => ({ backend: codec.backendName, base64: Ui
     await page.waitForFunction(() => typeof globalThis.runBench === 'function');
     const version = context.browser()?.version() ?? (await page.evaluate(() => navigator.userAgent));
     const result = await page.evaluate((quick) => globalThis.runBench(quick), QUICK);
-    return { ...result, version };
+    return { ...result, file: codecFile, version };
   } finally {
     await context.close();
     server.close();
@@ -137,18 +152,31 @@ const WEBCRYPTO_SHAPE =
   "before it is encrypted, and the MAC's input (AAD, IV, ciphertext, length) is copied into one buffer, " +
   'one more pass over the ciphertext each way that node:crypto streams without';
 
-const rowsOf = (runtime, result, given) =>
+const TARGET = 'ours ≥ 1.0x jose (wall)';
+
+/**
+ * One runtime's rows for one build. `own` names the file the runtime (`who`) picks by itself: rows
+ * of that build are judged; rows of any other build are information, without target or `met`.
+ */
+const rowsOf = (runtime, result, { own, who, given = '' }) =>
   result.rows.map((row) => {
+    const judged = result.file === own;
     const shape = result.backend === 'webcrypto' && row.what.includes('file') ? WEBCRYPTO_SHAPE : '';
-    const notes = [given, shape].filter(Boolean).join('; ');
+    const picked = judged
+      ? ''
+      : `information: not the build ${who} picks on its own (${own}), loaded by path`;
+    const notes = [picked, given, shape].filter(Boolean).join('; ');
+    const build = judged
+      ? `own resolution, ${result.file} (${result.backend} one-shot)`
+      : `${result.file} by path (${result.backend} one-shot), information`;
     return {
-      case: `${runtime}, ${result.backend} build: ${row.what}`,
+      case: `${runtime}, ${build}: ${row.what}`,
       ours: formatOps(row.ours),
       reference: `jose ${formatOps(row.jose)}`,
       ratio: `${row.ratio.toFixed(2)}x`,
       cpu_ratio: '',
-      target: 'ours ≥ 1.0x jose (wall)',
-      met: row.ratio >= 1,
+      target: judged ? TARGET : '',
+      ...(judged ? { met: row.ratio >= 1 } : {}),
       notes:
         `ratio: ours' rate / jose's in the same round, median of ${row.rounds} interleaved rounds ` +
         `(${row.low.toFixed(2)}x–${row.high.toFixed(2)}x)${notes ? `; ${notes}` : ''}`,
@@ -158,7 +186,7 @@ const rowsOf = (runtime, result, given) =>
 const failed = (runtime, error) => [
   {
     case: `${runtime}: not measured`,
-    target: 'ours ≥ 1.0x jose (wall)',
+    target: TARGET,
     met: false,
     notes: String(error.message).slice(0, 300),
   },
@@ -168,39 +196,46 @@ const rows = [];
 const node = node24();
 const version = (command, args) =>
   spawnSync(command, args, { encoding: 'utf8' }).stdout.trim().split('\n')[0];
-if (node) {
-  try {
-    rows.push(...rowsOf(`Node ${version(node, ['--version'])}`, runPeer('Node 24', node, peerArgs('node'))));
-  } catch (error) {
-    rows.push(...failed('Node 24', error));
-  }
-} else rows.push(...failed('Node 24', new Error('Node 24 could not be found (set BENCH_NODE24)')));
 const deno = join(packageDir('deno'), 'deno');
 const bun = join(packageDir('bun'), 'bin', 'bun.exe');
-for (const build of ['node', 'webcrypto']) {
-  const how =
-    build === 'node' ? 'the build its own resolution picks' : 'the build --conditions=browser picks';
-  try {
-    const result = runPeer('Deno', deno, [
-      'run',
-      '--quiet',
-      '--no-prompt',
-      '--allow-read',
-      ...peerArgs(build),
-    ]);
-    rows.push(...rowsOf(version(deno, ['--version']), result, how));
-  } catch (error) {
-    rows.push(...failed(`Deno (${build})`, error));
+const denoRun = ['run', '--quiet', '--no-prompt', '--allow-read'];
+
+/**
+ * Each runtime's own pick first (`own`: the codec by its package name), then the other builds it
+ * can load, by path, as information.
+ */
+const runtimes = [
+  { name: 'Node 24', command: node, prefix: [], others: [], label: (v) => `Node ${v}` },
+  { name: 'Deno', command: deno, prefix: denoRun, others: ['webcrypto', 'node'], label: (v) => v },
+  { name: 'Bun', command: bun, prefix: [], others: ['webcrypto'], label: (v) => `Bun ${v}` },
+];
+for (const { name, command, prefix, others, label: labelOf } of runtimes) {
+  if (!command) {
+    rows.push(...failed(name, new Error(`${name} could not be found (set BENCH_NODE24)`)));
+    continue;
   }
-  try {
-    rows.push(...rowsOf(`Bun ${version(bun, ['--version'])}`, runPeer('Bun', bun, peerArgs(build)), how));
-  } catch (error) {
-    rows.push(...failed(`Bun (${build})`, error));
+  const label = labelOf(version(command, ['--version']));
+  let own;
+  for (const build of ['own', ...others]) {
+    try {
+      const result = runPeer(name, command, [...prefix, ...peerArgs(build)]);
+      if (build === 'own') own = result.file;
+      rows.push(...rowsOf(label, result, { own: own ?? '(its own pick failed)', who: name }));
+    } catch (error) {
+      rows.push(...failed(`${name} (${build === 'own' ? 'own resolution' : `${build} build`})`, error));
+    }
   }
 }
 try {
   const result = await inChromium();
-  rows.push(...rowsOf(`Chromium ${result.version}`, result, `jose's base64 through ${result.base64}`));
+  // A bundler resolves the package for the page with the `browser` condition: Chromium's own pick.
+  rows.push(
+    ...rowsOf(`Chromium ${result.version}`, result, {
+      own: result.file,
+      who: 'Chromium',
+      given: `jose's base64 through ${result.base64}`,
+    }),
+  );
 } catch (error) {
   rows.push(...failed('Chromium', error));
 }

@@ -13,14 +13,19 @@ afterAll(async () => {
 });
 
 describe.each(RUNTIMES)('a round trip from %s to the reference service under Node', (runtime) => {
-  it.each(BUILDS)('$label', async (build) => {
+  it.each(BUILDS[runtime])('$label', async (build) => {
     const { url, token, kid, key, wrongKey } = service;
-    const run = await runScript<CodecRun & { resolved: string }>(runtime, 'runtimes/scripts/round-trip.mjs', {
-      condition: build.condition,
-      loopback: true,
-      args: [JSON.stringify({ url, token, kid, key, wrongKey })],
-    });
+    const run = await runScript<CodecRun & { resolved: string; streaming: boolean }>(
+      runtime,
+      'runtimes/scripts/round-trip.mjs',
+      {
+        condition: build.condition,
+        loopback: true,
+        args: [JSON.stringify({ url, token, kid, key, wrongKey })],
+      },
+    );
     expect(run.backend).toBe(build.backend);
+    expect(run.streaming).toBe(build.streaming);
     expect(run.resolved).toMatch(build.file);
     await expectCodecScenarios(run, service);
   });

@@ -1,10 +1,10 @@
 import {
-  backendName,
   encrypt,
   encryptFileStream,
   encryptFileToString,
   encryptStream,
   type KeyInput,
+  streamingAvailable,
 } from '@jwe-transport/codec';
 import { JweRequestError } from './errors.js';
 import { theOneFile } from './form.js';
@@ -44,8 +44,8 @@ export interface SealCallOptions {
 
 const utf8 = new TextEncoder();
 
-/** Whether this codec build can seal a stream (the Node build can; the WebCrypto build cannot yet). */
-export const canStream = backendName === 'node';
+/** Whether this codec build can seal a stream (the Node and Deno builds can; the WebCrypto build cannot). */
+export const canStream = streamingAvailable;
 
 function unsupported(what: string, contentType: string | null): JweRequestError {
   const type = contentType === null ? 'no content type' : essence(contentType);

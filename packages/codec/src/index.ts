@@ -1,7 +1,8 @@
 /**
- * `@jwe-transport/codec`: strict JWE envelopes (`dir` + `A128CBC-HS256`). One source, two builds:
- * the `node` export condition gets node:crypto and streaming, everything else WebCrypto. The
- * build picks its back end through the package's `#backend` import condition.
+ * `@jwe-transport/codec`: strict JWE envelopes (`dir` + `A128CBC-HS256`). One source, three builds:
+ * the `node` export condition gets node:crypto and streaming, `deno` gets WebCrypto one-shot with
+ * node:crypto streaming, everything else WebCrypto alone. Each build picks its back end through
+ * the package's `#backend` import condition.
  * @packageDocumentation
  */
 export { backendName } from './api/backend-name.js';
@@ -18,6 +19,7 @@ export { encryptFileToString } from './api/encrypt-file-to-string.js';
 export { encryptJson } from './api/encrypt-json.js';
 export { encryptStream } from './api/encrypt-stream.js';
 export { encryptSync } from './api/encrypt-sync.js';
+export { streamingAvailable } from './api/streaming-available.js';
 export {
   type JweChannelName,
   type JweTraceContext,

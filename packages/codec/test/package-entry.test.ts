@@ -14,16 +14,21 @@ function run(args: string[], code: string): string {
   return execFileSync(process.execPath, [...args, '-e', code], { cwd: packageDir, encoding: 'utf8' }).trim();
 }
 
-const IMPORT_NAME = "import('@jwe-transport/codec').then((m) => console.log(m.backendName))";
-const REQUIRE_NAME = "console.log(require('@jwe-transport/codec').backendName)";
+const IMPORT_NAME =
+  "import('@jwe-transport/codec').then((m) => console.log(m.backendName, m.streamingAvailable))";
+const REQUIRE_NAME =
+  "const m = require('@jwe-transport/codec'); console.log(m.backendName, m.streamingAvailable)";
 
 describe('package entry points', () => {
   it.each([
-    ['import', [] as string[], IMPORT_NAME, 'node'],
-    ['require', [], REQUIRE_NAME, 'node'],
-    ['import', ['--conditions=browser'], IMPORT_NAME, 'webcrypto'],
-    ['require', ['--conditions=browser'], REQUIRE_NAME, 'webcrypto'],
-  ])('%s with %j picks the %s back end', (_kind, args, code, expected) => {
+    ['import', [] as string[], IMPORT_NAME, 'node true'],
+    ['require', [], REQUIRE_NAME, 'node true'],
+    ['import', ['--conditions=browser'], IMPORT_NAME, 'webcrypto false'],
+    ['require', ['--conditions=browser'], REQUIRE_NAME, 'webcrypto false'],
+    // The Deno build, which Deno picks by its `deno` condition (runtime-tests/ run it in Deno).
+    ['import', ['--conditions=deno'], IMPORT_NAME, 'webcrypto true'],
+    ['require', ['--conditions=deno'], REQUIRE_NAME, 'webcrypto true'],
+  ])('%s with %j gives "backendName streamingAvailable" = %j', (_kind, args, code, expected) => {
     expect(run(args, code)).toBe(expected);
   });
 

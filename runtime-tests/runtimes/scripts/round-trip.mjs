@@ -9,6 +9,7 @@ console.log(
   JSON.stringify({
     resolved: import.meta.resolve('@jwe-transport/codec'),
     backend: codec.backendName,
+    streaming: codec.streamingAvailable,
     ...results,
   }),
 );

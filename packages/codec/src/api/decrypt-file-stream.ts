@@ -7,7 +7,7 @@ import { streamingUnsupported } from '../stream/unsupported.js';
  * Decrypts a file-upload envelope read from `source` and writes the file to `options.to` (a
  * path, written atomically, or a `WritableStream`). Resolves only after the tag has verified; on
  * any failure the sink is aborted (a file destination is never created) and the promise rejects.
- * Node build only.
+ * Node.js and Deno builds (see `streamingAvailable`).
  *
  * @example
  * ```ts

@@ -4,7 +4,8 @@ import type { ByteSource, DecryptStreamOptions, DecryptStreamResult } from '../s
 import { streamingUnsupported } from '../stream/unsupported.js';
 
 /**
- * Like `decryptFileStream`, delivering the plaintext itself. Node build only.
+ * Like `decryptFileStream`, delivering the plaintext itself. Node.js and Deno builds
+ * (see `streamingAvailable`).
  *
  * @example
  * ```ts

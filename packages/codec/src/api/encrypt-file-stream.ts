@@ -6,8 +6,8 @@ import { streamingUnsupported } from '../stream/unsupported.js';
 /**
  * Encrypts a file of any size into a file-upload envelope (plaintext `{"file":"<base64>"}`),
  * returned as a stream of the envelope JSON's bytes: the same bytes as
- * `JSON.stringify(await encryptFile(...))` for the same IV, in constant memory. Node build only;
- * the WebCrypto build throws `JweError` `ERR_JWE_UNSUPPORTED`.
+ * `JSON.stringify(await encryptFile(...))` for the same IV, in constant memory. Node.js and Deno
+ * builds; the WebCrypto build throws `JweError` `ERR_JWE_UNSUPPORTED` (see `streamingAvailable`).
  *
  * @example
  * ```ts

@@ -5,7 +5,7 @@ import { streamingUnsupported } from '../stream/unsupported.js';
 
 /**
  * Like `encryptFileStream`, with the streamed bytes as the plaintext itself (a large JSON body,
- * anything). Node build only.
+ * anything). Node.js and Deno builds (see `streamingAvailable`).
  *
  * @example
  * ```ts

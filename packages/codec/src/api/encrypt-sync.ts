@@ -7,7 +7,7 @@ import type { EncryptOptions } from '../options.js';
 /**
  * `encrypt` without a promise, for places that cannot wait (a ky `stringifyJson`, a sync
  * logger). Only back ends with synchronous crypto have it: the Node build does; the WebCrypto
- * build throws `JweError` `ERR_JWE_UNSUPPORTED`.
+ * and Deno builds (WebCrypto one-shot) throw `JweError` `ERR_JWE_UNSUPPORTED`.
  *
  * @example
  * ```ts

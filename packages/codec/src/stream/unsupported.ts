@@ -4,7 +4,7 @@ import { JweError } from '../errors.js';
 export function streamingUnsupported(name: string): JweError {
   return new JweError(
     'ERR_JWE_UNSUPPORTED',
-    `${name} needs the Node.js build of @jwe-transport/codec (node:crypto streams); this is the WebCrypto build. ` +
-      'Use the one-shot functions here, or run on Node.js.',
+    `${name} needs node:crypto streams, which the Node.js and Deno builds of @jwe-transport/codec have; ` +
+      'this is the WebCrypto build. Use the one-shot functions here, or run on Node.js or Deno.',
   );
 }
