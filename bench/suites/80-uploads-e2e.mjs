@@ -324,7 +324,7 @@ async function main() {
         floor.map((r) => r.cpu),
       ).toFixed(2),
       target: '',
-      notes: `information: the layer ky stands on, with the codec by hand, against the http.request floor; SHA-256 matches: ${fetchFloor.every((r) => r.intact) ? 'yes' : 'NO'}`,
+      notes: `information: the layer ky stands on, with the codec by hand as its README's plain fetch call would be written (duplex: 'half', default redirect), against the http.request floor. Node's fetch then keeps every chunk sent in case a redirect repeats the body, which shows in its peak RSS; the adapters send with redirect: 'error' and no window so that it keeps none; SHA-256 matches: ${fetchFloor.every((r) => r.intact) ? 'yes' : 'NO'}`,
     });
     for (const [client, server, label] of PLAIN) {
       const plain = runs.get(`${client}>${server}`);
