@@ -110,8 +110,9 @@ describe.each(backends)('opening large envelope text, $name back end', ({ codec 
       expect(text.length).toBe(length);
       expect((await expectSameAsWhole(codec, text)).failed).toBe(false);
     }
-    // The decoder reads 256 Ki characters a piece: one piece, a piece and a bit, two and more.
-    for (const size of [49_149, 98_307, 147_453, 147_459, 196_605, 2 ** 20 + 5]) {
+    // The decoder reads 32 Ki characters a piece: exactly two pieces (36 852 bytes give 65 536
+    // characters) and three, two and a bit, and many.
+    for (const size of [36_852, 36_864, 55_278, 49_149, 98_307, 147_453, 147_459, 196_605, 2 ** 20 + 5]) {
       const text = JSON.stringify(await codec.encryptFile(bytesFrom(size, size), KEY));
       expect((await expectSameAsWhole(codec, text)).failed).toBe(false);
     }

@@ -1,3 +1,4 @@
+import { BodyBytes, declaredLength } from './body-bytes.js';
 import { encodingUnsupported, isJweHttpError, requestAborted, tooLarge } from './errors.js';
 
 /** Header access that fits both Web `Headers` and Node's `IncomingHttpHeaders`. */
@@ -14,17 +15,6 @@ export function refuseEarly(contentEncoding: HeaderValue, contentLength: HeaderV
     const length = Number(contentLength);
     if (Number.isSafeInteger(length) && length > limit) throw tooLarge(limit, length);
   }
-}
-
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
 }
 
 /**
@@ -98,7 +88,7 @@ export function readBody(source: BodySource | undefined, options: ReadBodyOption
     typeof (source as ReadableStream<Uint8Array>).getReader === 'function'
       ? streamChunks(source as ReadableStream<Uint8Array>)
       : (source as AsyncIterable<Uint8Array>);
-  return readAll(chunks, options.limit);
+  return readAll(chunks, options.limit, declaredLength(options.contentLength));
 }
 
 function readEvents(source: EventedBody, options: ReadBodyOptions): Promise<Uint8Array> {
@@ -106,16 +96,14 @@ function readEvents(source: EventedBody, options: ReadBodyOptions): Promise<Uint
   if (source.destroyed) return Promise.reject(requestAborted());
   const { limit } = options;
   return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let total = 0;
+    const body = new BodyBytes(declaredLength(options.contentLength));
     const onData = (chunk: Uint8Array) => {
-      total += chunk.length;
-      if (total > limit) fail(tooLarge(limit, total));
-      else chunks.push(chunk);
+      if (body.total + chunk.length > limit) fail(tooLarge(limit, body.total + chunk.length));
+      else body.add(chunk);
     };
     const onEnd = () => {
       done();
-      resolve(concat(chunks, total));
+      resolve(body.result());
     };
     const onError = (error: unknown) => fail(isJweHttpError(error) ? error : requestAborted());
     const onClose = () => {
@@ -156,11 +144,15 @@ export function markReadToEnd(request: Request): void {
 /**
  * Reads any async iterable of bytes into memory, failing with 413 as soon as it passes `limit`.
  * A refused stream is left unread, not destroyed, so the error can still be answered.
+ * `declared`: the body's announced length (within `limit`), which lets it be read with one copy.
  */
-export async function readAll(source: AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
+export async function readAll(
+  source: AsyncIterable<Uint8Array>,
+  limit: number,
+  declared?: number,
+): Promise<Uint8Array> {
   const iterator = source[Symbol.asyncIterator]();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
+  const body = new BodyBytes(declared);
   for (;;) {
     let step: IteratorResult<Uint8Array>;
     try {
@@ -169,9 +161,9 @@ export async function readAll(source: AsyncIterable<Uint8Array>, limit: number):
       // A source may fail with an answer of its own (an idle timeout); anything else is the client leaving.
       throw isJweHttpError(error) ? error : requestAborted();
     }
-    if (step.done) return concat(chunks, total);
-    total += step.value.length;
+    if (step.done) return body.result();
+    const total = body.total + step.value.length;
     if (total > limit) throw tooLarge(limit, total);
-    chunks.push(step.value);
+    body.add(step.value);
   }
 }

@@ -72,11 +72,13 @@ export function decodeBase64Url(text: string, what: string): Uint8Array<ArrayBuf
 }
 
 /*
- * A long base64url text inside an envelope is decoded a piece at a time (256 Ki characters):
+ * A long base64url text inside an envelope is decoded a piece at a time (32 Ki characters):
  * Buffer's decoder would otherwise copy the whole text to a scratch buffer first, and slicing it
- * out of the envelope's bytes would make it a string of its own.
+ * out of the envelope's bytes would make it a string of its own. Pieces stay well below V8's
+ * large-object size, so each dies young in the new space; larger ones are mapped one by one in
+ * the large-object space, and opening a big upload then grows the heap on top of the body.
  */
-const RANGE_PIECE_CHARS = 4 * 64 * 1024;
+const RANGE_PIECE_CHARS = 4 * 8 * 1024;
 
 /**
  * The checks of `decodeBase64Url`, in its order, over `input[start, end)` (an envelope's text, or
