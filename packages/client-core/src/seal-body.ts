@@ -2,7 +2,7 @@ import {
   backendName,
   encrypt,
   encryptFileStream,
-  encryptFileToString,
+  encryptFileToBytes,
   encryptStream,
   type KeyInput,
 } from '@jwe-transport/codec';
@@ -21,13 +21,16 @@ export type SealableBody = BodyInit | null | undefined;
 /**
  * What goes on the wire instead of the caller's body:
  * - `empty`: there was no body, nothing to seal (the headers are the caller's, unchanged);
- * - `buffered`: the envelope's JSON text; safe to send again on a retry;
+ * - `buffered`: the envelope's JSON text, as a string for JSON and as its UTF-8 bytes for a file
+ *   (a file's envelope is large: as bytes it is in memory once, and clients send bytes as they
+ *   are); safe to send again on a retry or a redirect;
  * - `streamed`: the envelope as a one-shot stream (send it with `duplex: 'half'`; never retry it).
  * `payload` says what the envelope carries: the JSON text as it is, or `{"file": "<base64>"}`.
  */
 export type SealedBody =
   | { kind: 'empty'; headers: Headers }
-  | { kind: 'buffered'; payload: 'json' | 'file'; headers: Headers; body: string }
+  | { kind: 'buffered'; payload: 'json'; headers: Headers; body: string }
+  | { kind: 'buffered'; payload: 'file'; headers: Headers; body: Uint8Array<ArrayBuffer> }
   | { kind: 'streamed'; payload: 'json' | 'file'; headers: Headers; body: ReadableStream<Uint8Array> };
 
 /** What one call adds to sealing its body. */
@@ -172,8 +175,8 @@ export class BodySealer {
       return { kind: 'streamed', payload: 'file', headers: sealedHeaders, body };
     }
     const bytes = file instanceof Blob ? new Uint8Array(await file.arrayBuffer()) : file;
-    // Sealed straight to the envelope's text: the body a request sends, in the least memory.
-    const body = await encryptFileToString(bytes, key, kidOption(options));
+    // Sealed straight to the envelope's text as bytes: the body a request sends, in memory once.
+    const body = await encryptFileToBytes(bytes, key, kidOption(options));
     // Sealed in memory (the WebCrypto build): the whole file was read at once.
     onProgress?.({ loaded: size, total: size }, bytes);
     return { kind: 'buffered', payload: 'file', headers: sealedHeaders, body };

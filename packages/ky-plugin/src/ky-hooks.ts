@@ -8,6 +8,7 @@ import {
 import {
   canStream,
   createJweClient,
+  fetchBody,
   isJsonMediaType,
   isMultipartForm,
   type JweClient,
@@ -233,7 +234,7 @@ export function jwe(options: JwePluginOptions): JweKyOptions {
     let response: Response;
     if (sealed.kind === 'streamed') response = await sendSealedStream(send, request.url, target, sealed);
     else if (sealed.kind === 'buffered') {
-      response = await send(request.url, { ...target, headers: sealed.headers, body: sealed.body });
+      response = await send(request.url, { ...target, headers: sealed.headers, body: fetchBody(sealed) });
     } else throw new TypeError('jwe(): a streamed upload lost its body between attempts.');
     return client.openResponse(response, {
       method: request.method,
@@ -296,7 +297,7 @@ export function jwe(options: JwePluginOptions): JweKyOptions {
       return undefined;
     }
     if (sealed.kind === 'buffered') {
-      return planned(new Request(request, { headers: sealed.headers, body: sealed.body }), true, call);
+      return planned(new Request(request, { headers: sealed.headers, body: fetchBody(sealed) }), true, call);
     }
     // A streamed body cannot go into ky's request: ky clones every request it may retry, and
     // cloning a stream buffers all of it. Nothing of this envelope was read yet (its source is
@@ -321,7 +322,7 @@ export function jwe(options: JwePluginOptions): JweKyOptions {
     if (sealed.kind !== 'buffered') throw error;
     retireBody(request);
     return planned(
-      new Request(request, { headers: sealed.headers, body: sealed.body }),
+      new Request(request, { headers: sealed.headers, body: fetchBody(sealed) }),
       true,
       callOf(state.options ?? {}),
     );
