@@ -319,7 +319,8 @@ async function clientRow(adapter, label, url) {
     `the file given as a Uint8Array (${(answer.bytes / MiB).toFixed(1)} MiB envelope on the wire), to a sink in the suite's process; ` +
       'reference: the same client with no adapter posting the bytes encryptFileToBytes gives (the cheapest body ' +
       "form the codec offers), by hand, which is the client's own copies; where that already peaks above " +
-      `${LIMIT}x the file, the target is that floor + ${OVER_FLOOR}x the file (the guide: measure the floor, meet the rest)`,
+      `${LIMIT}x the file, the target is that floor + ${OVER_FLOOR}x the file (the guide: measure the floor, meet the rest); ` +
+      'createJweFetch and ky send the envelope as text, since Node 20\'s fetch cannot resend a byte body on a 307/308 redirect',
     `by hand +${(floor.grown / MiB).toFixed(0)} MiB (${floorTimes.toFixed(1)}x)`,
     {
       target: `peak ≤ ${LIMIT}x the file, or ≤ by hand + ${OVER_FLOOR}x where by hand peaks above ${LIMIT}x (here ${allowed.toFixed(1)}x)`,

@@ -90,17 +90,6 @@ export async function sendSealedStream(
   return copy;
 }
 
-const utf8Text = new TextDecoder();
-
-/**
- * A `buffered` `SealedBody`'s body as a fetch sends it and can send again: the text. Node 20's
- * fetch (undici 6) detaches a byte body's memory when it sends it, so a 307 or 308 redirect that
- * repeats the body fails; text it encodes afresh for each send.
- */
-export function fetchBody(sealed: Extract<SealedBody, { kind: 'buffered' }>): string {
-  return typeof sealed.body === 'string' ? sealed.body : utf8Text.decode(sealed.body);
-}
-
 function isClient(value: JweClientOptions | JweClient): value is JweClient {
   return typeof (value as JweClient).openResponse === 'function';
 }
@@ -132,7 +121,7 @@ export function createJweFetch(
           : source
             ? await requestBody(source, headers)
             : null;
-      const out = await client.seal(body, headers, { onProgress: onUploadProgress });
+      const out = await client.seal(body, headers, { onProgress: onUploadProgress, text: true });
       if (out.kind !== 'empty') {
         sealed = true;
         const sendInit: RequestInit = {
@@ -143,7 +132,7 @@ export function createJweFetch(
         response =
           out.kind === 'streamed'
             ? await sendSealedStream(send, url, sendInit, out)
-            : await send(url, { ...sendInit, headers: out.headers, body: fetchBody(out) });
+            : await send(url, { ...sendInit, headers: out.headers, body: out.body });
       }
     }
     response ??= await send(input, requestInit);

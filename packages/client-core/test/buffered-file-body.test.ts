@@ -54,6 +54,16 @@ describe('a file sealed in memory', () => {
     expect(Buffer.from(await decryptFile(sealed.body as Uint8Array, KEY)).equals(file)).toBe(true);
   });
 
+  it('is the same envelope as text when the call asks for text, as fetch-based adapters do', async () => {
+    const client = createJweClient({ key: KEY, kid: 'k1' });
+    const file = randomBytes(200_000);
+    const sealed = await client.seal(file, { 'content-type': 'application/octet-stream' }, { text: true });
+    expect(sealed).toMatchObject({ kind: 'buffered', payload: 'file' });
+    if (sealed.kind !== 'buffered') return;
+    expect(typeof sealed.body).toBe('string');
+    expect(Buffer.from(await decryptFile(sealed.body, KEY)).equals(file)).toBe(true);
+  });
+
   it('is sent again, whole, after a 307 redirect', async () => {
     const jweFetch = createJweFetch({ key: KEY, kid: 'k1', origins: [url], plainResponses: 'accept' });
     const file = randomBytes(300_000);

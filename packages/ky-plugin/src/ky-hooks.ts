@@ -8,7 +8,6 @@ import {
 import {
   canStream,
   createJweClient,
-  fetchBody,
   isJsonMediaType,
   isMultipartForm,
   type JweClient,
@@ -229,12 +228,13 @@ export function jwe(options: JwePluginOptions): JweKyOptions {
     deferredRequests.delete(request);
     const sealed = await client.seal(plaintext.body, attemptHeaders(request, plaintext), {
       onProgress: plaintext.deferred.progress,
+      text: true,
     });
     const target = { ...init, method: request.method, signal: request.signal };
     let response: Response;
     if (sealed.kind === 'streamed') response = await sendSealedStream(send, request.url, target, sealed);
     else if (sealed.kind === 'buffered') {
-      response = await send(request.url, { ...target, headers: sealed.headers, body: fetchBody(sealed) });
+      response = await send(request.url, { ...target, headers: sealed.headers, body: sealed.body });
     } else throw new TypeError('jwe(): a streamed upload lost its body between attempts.');
     return client.openResponse(response, {
       method: request.method,
@@ -278,7 +278,8 @@ export function jwe(options: JwePluginOptions): JweKyOptions {
     try {
       // Where a file with a listener is streamed, this sealing is only a look at what kind of body
       // it makes (the attempt is sealed again when sent): it reports to a silent listener.
-      const progress = { onProgress: canStream && onProgress ? () => {} : onProgress };
+      // A file in memory is sealed to text: ky sends through fetch, and Node 20's cannot resend bytes.
+      const progress = { onProgress: canStream && onProgress ? () => {} : onProgress, text: true };
       if (earlier === undefined) {
         plaintext = { body: await bodyToSeal(view), contentType: request.headers.get('content-type') };
         remember(kyOptions, plaintext);
@@ -297,7 +298,7 @@ export function jwe(options: JwePluginOptions): JweKyOptions {
       return undefined;
     }
     if (sealed.kind === 'buffered') {
-      return planned(new Request(request, { headers: sealed.headers, body: fetchBody(sealed) }), true, call);
+      return planned(new Request(request, { headers: sealed.headers, body: sealed.body }), true, call);
     }
     // A streamed body cannot go into ky's request: ky clones every request it may retry, and
     // cloning a stream buffers all of it. Nothing of this envelope was read yet (its source is
@@ -318,11 +319,11 @@ export function jwe(options: JwePluginOptions): JweKyOptions {
     const plaintext = recall(state.options ?? {});
     if (plaintext === undefined) return undefined;
     if (plaintext.deferred) return defer(request, plaintext, callOf(state.options ?? {}));
-    const sealed = await client.seal(plaintext.body, attemptHeaders(request, plaintext));
+    const sealed = await client.seal(plaintext.body, attemptHeaders(request, plaintext), { text: true });
     if (sealed.kind !== 'buffered') throw error;
     retireBody(request);
     return planned(
-      new Request(request, { headers: sealed.headers, body: fetchBody(sealed) }),
+      new Request(request, { headers: sealed.headers, body: sealed.body }),
       true,
       callOf(state.options ?? {}),
     );

@@ -10,7 +10,7 @@ export { type CallPlan, createJweClient, type JweClient } from '../client.js';
 export { ENVELOPE_ONLY_HEADERS, type HeaderEditor, markDecryptedHeaders } from '../decrypted-response.js';
 export { describeArrival, describeTarget } from '../describe.js';
 export { asEnvelope } from '../envelope-detect.js';
-export { fetchBody, sendSealedStream } from '../fetch.js';
+export { sendSealedStream } from '../fetch.js';
 export { type HeaderView, isJsonMediaType, isMultipartForm, saysJwe } from '../media-type.js';
 export type { OpenedBody, ResponseContext, ResponseHead } from '../open-response.js';
 export type { ResolvedClientOptions } from '../options.js';
