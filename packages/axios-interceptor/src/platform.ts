@@ -12,6 +12,11 @@ export interface Platform {
   prepareHttpUpload(config: { transport?: unknown }): void;
   /** A caller's Node stream body as a web stream, or `undefined` when `data` is not one. */
   streamSource(data: unknown): ReadableStream<Uint8Array> | undefined;
+  /**
+   * A buffered envelope's bytes as the adapter sends them without a copy: Node's http adapter
+   * takes a Buffer (a plain Uint8Array it refuses), so Node gets a Buffer over the same memory.
+   */
+  bytesBody(bytes: Uint8Array): unknown;
   /** The plaintext in the shape the adapter gave the envelope in (a Buffer on Node's http adapter). */
   binary(bytes: Uint8Array, asReceived: unknown): unknown;
   /** The plaintext as a readable stream, for `responseType: 'stream'`. */
@@ -26,6 +31,7 @@ export const webPlatform: Platform = {
   uploadBody: (stream) => stream,
   prepareHttpUpload: () => {},
   streamSource: () => undefined,
+  bytesBody: (bytes) => bytes,
   binary: (bytes) => arrayBufferOf(bytes),
   stream: (bytes) =>
     new ReadableStream<Uint8Array>({

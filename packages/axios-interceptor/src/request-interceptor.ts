@@ -165,9 +165,11 @@ export function requestInterceptor(client: JweClient, platform: Platform, owner:
         config.data =
           typeof sealed === 'string'
             ? sealed
-            : sealed.kind === 'buffered'
-              ? sealed.body
-              : streamedUpload(config, sealed.body, platform);
+            : sealed.kind === 'streamed'
+              ? streamedUpload(config, sealed.body, platform)
+              : typeof sealed.body === 'string'
+                ? sealed.body
+                : platform.bytesBody(sealed.body);
         config.headers.set('X-Encryption', 'JWE');
         config.headers.setContentType('application/json');
         config.headers.delete('Content-Length');

@@ -121,7 +121,7 @@ export function createJweFetch(
           : source
             ? await requestBody(source, headers)
             : null;
-      const out = await client.seal(body, headers, { onProgress: onUploadProgress });
+      const out = await client.seal(body, headers, { onProgress: onUploadProgress, text: true });
       if (out.kind !== 'empty') {
         sealed = true;
         const sendInit: RequestInit = {

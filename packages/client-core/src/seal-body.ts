@@ -1,6 +1,7 @@
 import {
   encrypt,
   encryptFileStream,
+  encryptFileToBytes,
   encryptFileToString,
   encryptStream,
   type KeyInput,
@@ -21,13 +22,16 @@ export type SealableBody = BodyInit | null | undefined;
 /**
  * What goes on the wire instead of the caller's body:
  * - `empty`: there was no body, nothing to seal (the headers are the caller's, unchanged);
- * - `buffered`: the envelope's JSON text; safe to send again on a retry;
+ * - `buffered`: the envelope's JSON text, as a string for JSON and as its UTF-8 bytes for a file
+ *   (a file's envelope is large: as bytes it is in memory once, and clients send bytes as they
+ *   are) unless the call asked for text; safe to send again on a retry or a redirect;
  * - `streamed`: the envelope as a one-shot stream (send it with `duplex: 'half'`; never retry it).
  * `payload` says what the envelope carries: the JSON text as it is, or `{"file": "<base64>"}`.
  */
 export type SealedBody =
   | { kind: 'empty'; headers: Headers }
-  | { kind: 'buffered'; payload: 'json' | 'file'; headers: Headers; body: string }
+  | { kind: 'buffered'; payload: 'json'; headers: Headers; body: string }
+  | { kind: 'buffered'; payload: 'file'; headers: Headers; body: Uint8Array<ArrayBuffer> | string }
   | { kind: 'streamed'; payload: 'json' | 'file'; headers: Headers; body: ReadableStream<Uint8Array> };
 
 /** What one call adds to sealing its body. */
@@ -40,6 +44,12 @@ export interface SealCallOptions {
   onProgress?: UploadProgressListener | undefined;
   /** The plaintext's size when the body is a stream whose length is known (a Content-Length). */
   size?: number | undefined;
+  /**
+   * A file sealed in memory as the envelope's text rather than its bytes: for a fetch, since Node
+   * 20's fetch (undici 6) detaches a byte body's memory when it sends it and then cannot repeat it
+   * on a 307 or 308 redirect. Text costs the envelope once more in memory.
+   */
+  text?: boolean | undefined;
 }
 
 const utf8 = new TextEncoder();
@@ -172,8 +182,10 @@ export class BodySealer {
       return { kind: 'streamed', payload: 'file', headers: sealedHeaders, body };
     }
     const bytes = file instanceof Blob ? new Uint8Array(await file.arrayBuffer()) : file;
-    // Sealed straight to the envelope's text: the body a request sends, in the least memory.
-    const body = await encryptFileToString(bytes, key, kidOption(options));
+    // Sealed straight to the envelope's text as bytes: the body a request sends, in memory once.
+    const body = call.text
+      ? await encryptFileToString(bytes, key, kidOption(options))
+      : await encryptFileToBytes(bytes, key, kidOption(options));
     // Sealed in memory (the WebCrypto build): the whole file was read at once.
     onProgress?.({ loaded: size, total: size }, bytes);
     return { kind: 'buffered', payload: 'file', headers: sealedHeaders, body };

@@ -15,6 +15,7 @@ export { decryptStream } from './api/decrypt-stream.js';
 export { encrypt } from './api/encrypt.js';
 export { encryptFile } from './api/encrypt-file.js';
 export { encryptFileStream } from './api/encrypt-file-stream.js';
+export { encryptFileToBytes } from './api/encrypt-file-to-bytes.js';
 export { encryptFileToString } from './api/encrypt-file-to-string.js';
 export { encryptJson } from './api/encrypt-json.js';
 export { encryptStream } from './api/encrypt-stream.js';

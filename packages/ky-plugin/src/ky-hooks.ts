@@ -228,6 +228,7 @@ export function jwe(options: JwePluginOptions): JweKyOptions {
     deferredRequests.delete(request);
     const sealed = await client.seal(plaintext.body, attemptHeaders(request, plaintext), {
       onProgress: plaintext.deferred.progress,
+      text: true,
     });
     const target = { ...init, method: request.method, signal: request.signal };
     let response: Response;
@@ -277,7 +278,8 @@ export function jwe(options: JwePluginOptions): JweKyOptions {
     try {
       // Where a file with a listener is streamed, this sealing is only a look at what kind of body
       // it makes (the attempt is sealed again when sent): it reports to a silent listener.
-      const progress = { onProgress: canStream && onProgress ? () => {} : onProgress };
+      // A file in memory is sealed to text: ky sends through fetch, and Node 20's cannot resend bytes.
+      const progress = { onProgress: canStream && onProgress ? () => {} : onProgress, text: true };
       if (earlier === undefined) {
         plaintext = { body: await bodyToSeal(view), contentType: request.headers.get('content-type') };
         remember(kyOptions, plaintext);
@@ -317,7 +319,7 @@ export function jwe(options: JwePluginOptions): JweKyOptions {
     const plaintext = recall(state.options ?? {});
     if (plaintext === undefined) return undefined;
     if (plaintext.deferred) return defer(request, plaintext, callOf(state.options ?? {}));
-    const sealed = await client.seal(plaintext.body, attemptHeaders(request, plaintext));
+    const sealed = await client.seal(plaintext.body, attemptHeaders(request, plaintext), { text: true });
     if (sealed.kind !== 'buffered') throw error;
     retireBody(request);
     return planned(

@@ -144,11 +144,48 @@ const ResizableArrayBuffer = ArrayBuffer as unknown as new (
 ) => MaybeResizable;
 
 /**
- * See `SyncPrimitives.aesCbcEncryptPiecesToText`. The ciphertext is written at the end of the
- * text's own buffer and encoded forward in place: base64url output runs ahead of its input by a
- * third of what has been read, and the ciphertext starts a third of its length past the text's
- * start, so the output never reaches bytes still to be read.
+ * Writes `base64url(ciphertext) + after(ciphertext)` into `out` from `textStart`, `out` being
+ * exactly as long as that. The ciphertext is written at the end of `out` and encoded forward in
+ * place: base64url output runs ahead of its input by a third of what has been read, and the
+ * ciphertext starts a third of its length past the text's start, so the output never reaches
+ * bytes still to be read.
  */
+function encryptPiecesToTextIn(
+  out: Buffer,
+  textStart: number,
+  key: PreparedKey,
+  iv: Uint8Array,
+  pieces: Iterable<string>,
+  length: number,
+  afterLength: number,
+  after: (ciphertext: Uint8Array) => string,
+): void {
+  const cipherLength = paddedLength(length);
+  const cipherStart = out.length - afterLength - cipherLength;
+  const cipher = createCipheriv('aes-128-cbc', (key as NodeKey).encKey, iv);
+  let written = cipherStart;
+  for (const piece of pieces) written += cipher.update(piece, 'latin1').copy(out, written);
+  written += cipher.final().copy(out, written);
+  if (written !== cipherStart + cipherLength)
+    throw new RangeError('aesCbcEncryptPiecesToText: the pieces are not `length` bytes.');
+  const tail = after(out.subarray(cipherStart, written));
+  let text = textStart;
+  for (let at = cipherStart; at < written; at += ENCODE_PIECE_BYTES) {
+    text += out.write(
+      out.toString('base64url', at, Math.min(written, at + ENCODE_PIECE_BYTES)),
+      text,
+      'latin1',
+    );
+  }
+  if (out.write(tail, text, 'latin1') !== afterLength || tail.length !== afterLength)
+    throw new RangeError('aesCbcEncryptPiecesToText: `after` is not `afterLength` characters.');
+}
+
+/** The length of the text after `before`: base64url of the padded ciphertext and `after`. */
+const textAfterBefore = (length: number, afterLength: number) =>
+  Math.ceil((paddedLength(length) * 4) / 3) + afterLength;
+
+/** See `SyncPrimitives.aesCbcEncryptPiecesToText`. */
 function aesCbcEncryptPiecesToText(
   key: PreparedKey,
   iv: Uint8Array,
@@ -158,34 +195,36 @@ function aesCbcEncryptPiecesToText(
   afterLength: number,
   after: (ciphertext: Uint8Array) => string,
 ): string {
-  const cipherLength = paddedLength(length);
-  const textLength = Math.ceil((cipherLength * 4) / 3);
-  const scratch = releasableBuffer(before.length + textLength + afterLength);
+  const scratch = releasableBuffer(before.length + textAfterBefore(length, afterLength));
   try {
     const out = scratch.bytes;
     const textStart = out.write(before, 0, 'latin1');
-    const cipherStart = textStart + textLength - cipherLength;
-    const cipher = createCipheriv('aes-128-cbc', (key as NodeKey).encKey, iv);
-    let written = cipherStart;
-    for (const piece of pieces) written += cipher.update(piece, 'latin1').copy(out, written);
-    written += cipher.final().copy(out, written);
-    if (written !== cipherStart + cipherLength)
-      throw new RangeError('aesCbcEncryptPiecesToText: the pieces are not `length` bytes.');
-    const tail = after(out.subarray(cipherStart, written));
-    let text = textStart;
-    for (let at = cipherStart; at < written; at += ENCODE_PIECE_BYTES) {
-      text += out.write(
-        out.toString('base64url', at, Math.min(written, at + ENCODE_PIECE_BYTES)),
-        text,
-        'latin1',
-      );
-    }
-    if (out.write(tail, text, 'latin1') !== afterLength || tail.length !== afterLength)
-      throw new RangeError('aesCbcEncryptPiecesToText: `after` is not `afterLength` characters.');
+    encryptPiecesToTextIn(out, textStart, key, iv, pieces, length, afterLength, after);
     return out.toString('latin1');
   } finally {
     scratch.release();
   }
+}
+
+/**
+ * See `SyncPrimitives.aesCbcEncryptPiecesToUtf8`: the same work as `aesCbcEncryptPiecesToText`,
+ * in a buffer that is handed to the caller instead of becoming a string. A plain (not resizable)
+ * buffer, since it outlives the call: every client and stream API takes it as it is.
+ */
+function aesCbcEncryptPiecesToUtf8(
+  key: PreparedKey,
+  iv: Uint8Array,
+  pieces: Iterable<string>,
+  length: number,
+  before: string,
+  afterLength: number,
+  after: (ciphertext: Uint8Array) => string,
+): Buffer<ArrayBuffer> {
+  const beforeLength = Buffer.byteLength(before, 'utf8');
+  const out = Buffer.allocUnsafeSlow(beforeLength + textAfterBefore(length, afterLength));
+  out.write(before, 0, 'utf8');
+  encryptPiecesToTextIn(out, beforeLength, key, iv, pieces, length, afterLength, after);
+  return out;
 }
 
 /** Bytes of ciphertext per piece of in-place base64url: a whole number of 3-byte groups. */
@@ -231,6 +270,7 @@ const syncPrimitives: SyncPrimitives = {
     return out;
   },
   aesCbcEncryptPiecesToText,
+  aesCbcEncryptPiecesToUtf8,
   aesCbcDecrypt(key, iv, ciphertext) {
     if (ciphertext.length <= CHAINED_MAX_BYTES && ciphertext.length % 16 === 0 && ciphertext.length > 0) {
       return unpad(chainedCbcDecrypt(key as NodeKey, iv, ciphertext));

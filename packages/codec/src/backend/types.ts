@@ -89,6 +89,19 @@ export interface SyncPrimitives {
     afterLength: number,
     after: (ciphertext: Uint8Array) => string,
   ): string;
+  /**
+   * The UTF-8 bytes of `aesCbcEncryptPiecesToText`'s text (`before` may hold any characters), in
+   * one buffer as long as they are, which the caller keeps: the text never exists as a string.
+   */
+  aesCbcEncryptPiecesToUtf8(
+    key: PreparedKey,
+    iv: Uint8Array,
+    pieces: Iterable<string>,
+    length: number,
+    before: string,
+    afterLength: number,
+    after: (ciphertext: Uint8Array) => string,
+  ): Uint8Array<ArrayBuffer>;
   /** The ciphertext is handed over: the back end may decrypt within its memory. */
   aesCbcDecrypt(key: PreparedKey, iv: Uint8Array, ciphertext: Uint8Array): Uint8Array<ArrayBuffer>;
 }

@@ -212,3 +212,44 @@ export async function sealFileText(
       ),
   );
 }
+
+/**
+ * `sealFileText`'s text as UTF-8 bytes, never made a string. With synchronous crypto it is the one
+ * buffer the text is built in; otherwise it is written from the envelope object's parts, which
+ * hold the ciphertext, its base64url string and then these bytes.
+ */
+export async function sealFileUtf8(
+  context: CodecContext,
+  bytes: Uint8Array,
+  key: KeyInput,
+  options: EncryptOptions,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const { backend, prepare, defaultAad } = context;
+  const sync = backend.sync;
+  if (!sync) {
+    const envelope = await sealFile(context, bytes, key, options, 'encryptFileToBytes');
+    const before = backend.utf8Bytes(textBeforeCiphertext(envelope.kid, envelope.iv));
+    const after = textAfterCiphertext(envelope.tag);
+    const out = new Uint8Array(before.length + envelope.ciphertext.length + after.length);
+    out.set(before);
+    // The base64url texts are ASCII: one byte a character, so each fills its place exactly.
+    const encoder = new TextEncoder();
+    encoder.encodeInto(envelope.ciphertext, out.subarray(before.length));
+    encoder.encodeInto(after, out.subarray(before.length + envelope.ciphertext.length));
+    return out;
+  }
+  const { iv, payloadLength } = fileInputs(context, bytes, options, 'encryptFileToBytes');
+  const prepared = prepare(key) as PreparedKey;
+  return sync.aesCbcEncryptPiecesToUtf8(
+    prepared,
+    iv,
+    filePayloadPieces(backend, bytes),
+    payloadLength,
+    textBeforeCiphertext(options.kid, backend.encodeBase64Url(iv)),
+    TEXT_AFTER_CIPHERTEXT_LENGTH,
+    (ciphertext) =>
+      textAfterCiphertext(
+        backend.encodeBase64Url(computeTagSync(sync, prepared, defaultAad, iv, ciphertext)),
+      ),
+  );
+}

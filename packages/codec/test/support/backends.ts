@@ -11,6 +11,7 @@ export type Codec = Pick<
   | 'encryptJson'
   | 'encryptFile'
   | 'encryptFileToString'
+  | 'encryptFileToBytes'
   | 'decrypt'
   | 'decryptJson'
   | 'decryptFile'

@@ -3,7 +3,14 @@ import type { EnvelopeInput } from '../../src/envelope.js';
 import type { KeyInput, KeyResolver } from '../../src/key.js';
 import { contextFor } from '../../src/one-shot/context.js';
 import { openBytes, openDetailed, openFile, openJson } from '../../src/one-shot/open.js';
-import { sealBytes, sealFile, sealFileText, sealJson, sealNow } from '../../src/one-shot/seal.js';
+import {
+  sealBytes,
+  sealFile,
+  sealFileText,
+  sealFileUtf8,
+  sealJson,
+  sealNow,
+} from '../../src/one-shot/seal.js';
 import type { DecryptOptions, EncryptOptions } from '../../src/options.js';
 
 /**
@@ -25,6 +32,8 @@ export function codecOn(backend: CryptoBackend) {
       sealFile(context, bytes, key, options),
     encryptFileToString: (bytes: Uint8Array, key: KeyInput, options: EncryptOptions = {}) =>
       sealFileText(context, bytes, key, options),
+    encryptFileToBytes: (bytes: Uint8Array, key: KeyInput, options: EncryptOptions = {}) =>
+      sealFileUtf8(context, bytes, key, options),
     decrypt: (input: EnvelopeInput, key: Key, options: DecryptOptions = {}) =>
       openBytes(context, input, key, options),
     decryptJson: <T = unknown>(input: EnvelopeInput, key: Key, options?: DecryptOptions) =>
