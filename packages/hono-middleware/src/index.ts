@@ -8,12 +8,10 @@ import {
   type JweRequestInfo,
   JweServer,
   type JweServerOptions,
-  openRequest,
   type RefusalReporting,
   sealResponse,
-  type WebExchange,
 } from '@jwe-transport/server-core';
-import { reportingOf } from '@jwe-transport/server-core/adapter';
+import { type OpenedBody, openBody, reportingOf } from '@jwe-transport/server-core/adapter';
 import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
 import { refuse } from './refuse.js';
 import { sealedByJson, sealJsonAnswers } from './seal-json.js';
@@ -51,6 +49,23 @@ declare module 'hono' {
 export interface JweHonoOptions extends JweServerOptions, RefusalReporting {}
 
 /** Replaces the answer outright: Hono's setter would otherwise copy the old answer's headers (its length) onto it. */
+/**
+ * Hands the plaintext to `c.req.json()`, `text()`, `arrayBuffer()` and the rest through Hono's
+ * body cache (`c.req.bodyCache`, which Hono's validator and `cloneRawRequest` use the same way).
+ * A new `Request` carrying it would cost more than the rest of opening a small request on Node
+ * (a transferable body stream and an abort signal each). `c.req.raw` stays the envelope's request.
+ */
+function serveFromCache(c: Context, opened: OpenedBody): void {
+  const plaintext = opened.plaintext!;
+  const cache = c.req.bodyCache as Record<string, Promise<unknown>>;
+  // The first entry is the one Hono converts from for readers it has no entry for: the exact bytes.
+  cache.arrayBuffer = Promise.resolve(
+    plaintext.buffer.slice(plaintext.byteOffset, plaintext.byteOffset + plaintext.byteLength),
+  );
+  cache.text = Promise.resolve(opened.text ?? new TextDecoder().decode(plaintext));
+  cache.json = Promise.resolve(opened.body);
+}
+
 function replaceResponse(c: Context, response: Response): void {
   c.res = undefined as unknown as Response;
   c.res = response;
@@ -67,15 +82,18 @@ export function jwe(options: JweHonoOptions | JweServer): MiddlewareHandler {
   const reporting = options instanceof JweServer ? reportingOf({}) : reportingOf(options);
   return async (c, next) => {
     if (bodyReadLater(c)) return next();
-    let exchange: WebExchange;
+    let exchange: OpenedBody;
     try {
-      // The body is read once, by the server core; handlers read the decrypted copy, as
-      // Hono's own body-limit middleware hands on its copy, through `c.req.raw`.
-      exchange = await openRequest(server, c.req.raw);
+      // The body is read once, by the server core.
+      const raw = c.req.raw;
+      exchange = await openBody(server, {
+        header: (name) => raw.headers.get(name) ?? undefined,
+        body: raw.body ?? undefined,
+      });
     } catch (error) {
       return refuse(server, reporting, c, error);
     }
-    c.req.raw = exchange.request;
+    if (exchange.plaintext !== undefined) serveFromCache(c, exchange);
     c.set('jwe', exchange.info);
     if (exchange.responseKey) sealJsonAnswers(c, server, exchange);
     await next();
