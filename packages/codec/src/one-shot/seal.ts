@@ -1,4 +1,4 @@
-import type { PreparedKey } from '../backend/types.js';
+import type { PreparedKey, SyncPrimitives } from '../backend/types.js';
 import { computeTagSync, seal, sealPiecesSync, sealSync } from '../cbc-hmac.js';
 import type { Envelope } from '../envelope.js';
 import { JweError } from '../errors.js';
@@ -189,28 +189,41 @@ export async function sealFileText(
   key: KeyInput,
   options: EncryptOptions,
 ): Promise<string> {
-  const { backend, prepare, defaultAad } = context;
-  const sync = backend.sync;
-  const before = (iv: Uint8Array) => textBeforeCiphertext(options.kid, backend.encodeBase64Url(iv));
+  const sync = context.backend.sync;
   // The one text buffer holds Latin-1; a kid beyond it takes the envelope object's way.
   if (!sync || (typeof options.kid === 'string' && BEYOND_LATIN1.test(options.kid))) {
     const envelope = await sealFile(context, bytes, key, options, 'encryptFileToString');
     return `${textBeforeCiphertext(envelope.kid, envelope.iv)}${envelope.ciphertext}${textAfterCiphertext(envelope.tag)}`;
   }
-  const { iv, payloadLength } = fileInputs(context, bytes, options, 'encryptFileToString');
-  const prepared = prepare(key) as PreparedKey;
   return sync.aesCbcEncryptPiecesToText(
+    ...textInOneBuffer(context, sync, bytes, key, options, 'encryptFileToString'),
+  );
+}
+
+/** The arguments of the back end's in-buffer text sealing (`aesCbcEncryptPiecesTo*`) for a file. */
+function textInOneBuffer(
+  context: CodecContext,
+  sync: SyncPrimitives,
+  bytes: Uint8Array,
+  key: KeyInput,
+  options: EncryptOptions,
+  caller: string,
+) {
+  const { backend, prepare, defaultAad } = context;
+  const { iv, payloadLength } = fileInputs(context, bytes, options, caller);
+  const prepared = prepare(key) as PreparedKey;
+  return [
     prepared,
     iv,
     filePayloadPieces(backend, bytes),
     payloadLength,
-    before(iv),
+    textBeforeCiphertext(options.kid, backend.encodeBase64Url(iv)),
     TEXT_AFTER_CIPHERTEXT_LENGTH,
-    (ciphertext) =>
+    (ciphertext: Uint8Array) =>
       textAfterCiphertext(
         backend.encodeBase64Url(computeTagSync(sync, prepared, defaultAad, iv, ciphertext)),
       ),
-  );
+  ] as const;
 }
 
 /**
@@ -224,7 +237,7 @@ export async function sealFileUtf8(
   key: KeyInput,
   options: EncryptOptions,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const { backend, prepare, defaultAad } = context;
+  const { backend } = context;
   const sync = backend.sync;
   if (!sync) {
     const envelope = await sealFile(context, bytes, key, options, 'encryptFileToBytes');
@@ -238,18 +251,7 @@ export async function sealFileUtf8(
     encoder.encodeInto(after, out.subarray(before.length + envelope.ciphertext.length));
     return out;
   }
-  const { iv, payloadLength } = fileInputs(context, bytes, options, 'encryptFileToBytes');
-  const prepared = prepare(key) as PreparedKey;
   return sync.aesCbcEncryptPiecesToUtf8(
-    prepared,
-    iv,
-    filePayloadPieces(backend, bytes),
-    payloadLength,
-    textBeforeCiphertext(options.kid, backend.encodeBase64Url(iv)),
-    TEXT_AFTER_CIPHERTEXT_LENGTH,
-    (ciphertext) =>
-      textAfterCiphertext(
-        backend.encodeBase64Url(computeTagSync(sync, prepared, defaultAad, iv, ciphertext)),
-      ),
+    ...textInOneBuffer(context, sync, bytes, key, options, 'encryptFileToBytes'),
   );
 }
