@@ -11,7 +11,7 @@ import {
   type RefusalReporting,
   sealResponse,
 } from '@jwe-transport/server-core';
-import { type OpenedBody, openBody, reportingOf } from '@jwe-transport/server-core/adapter';
+import { type OpenedBody, openRequestBody, reportingOf } from '@jwe-transport/server-core/adapter';
 import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
 import { refuse } from './refuse.js';
 import { sealedByJson, sealJsonAnswers } from './seal-json.js';
@@ -48,7 +48,6 @@ declare module 'hono' {
  */
 export interface JweHonoOptions extends JweServerOptions, RefusalReporting {}
 
-/** Replaces the answer outright: Hono's setter would otherwise copy the old answer's headers (its length) onto it. */
 /**
  * Hands the plaintext to `c.req.json()`, `text()`, `arrayBuffer()` and the rest through Hono's
  * body cache (`c.req.bodyCache`, which Hono's validator and `cloneRawRequest` use the same way).
@@ -66,6 +65,7 @@ function serveFromCache(c: Context, opened: OpenedBody): void {
   cache.json = Promise.resolve(opened.body);
 }
 
+/** Replaces the answer outright: Hono's setter would otherwise copy the old answer's headers (its length) onto it. */
 function replaceResponse(c: Context, response: Response): void {
   c.res = undefined as unknown as Response;
   c.res = response;
@@ -85,11 +85,7 @@ export function jwe(options: JweHonoOptions | JweServer): MiddlewareHandler {
     let exchange: OpenedBody;
     try {
       // The body is read once, by the server core.
-      const raw = c.req.raw;
-      exchange = await openBody(server, {
-        header: (name) => raw.headers.get(name) ?? undefined,
-        body: raw.body ?? undefined,
-      });
+      exchange = await openRequestBody(server, c.req.raw);
     } catch (error) {
       return refuse(server, reporting, c, error);
     }

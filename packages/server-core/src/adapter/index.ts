@@ -12,3 +12,4 @@ export { parseLimit } from '../limit.js';
 export { type BodyRequest, type OpenedBody, openBody } from '../open-body.js';
 export { type BodySource, type ReadBodyOptions, readBody } from '../read-body.js';
 export { type RefusedRequest, reportingOf, reportRefusal } from '../refusal.js';
+export { openRequestBody } from '../web.js';
