@@ -6,8 +6,9 @@
 // server process, so each side's peak RSS (VmHWM) is its own; the stored file's SHA-256 is checked
 // against the original's, and the file is removed. A plain multipart upload of the same file into
 // the same routes is shown beside them as information, and so is ky's own floor: the Blob ky is
-// handed, sealed by hand and sent by Node's fetch, which ky's rows may also be judged against. BENCH_E2E_ROUNDS interleaved rounds
-// (default 3); the wall ratio judged is the median of each round's ours / floor.
+// handed, sealed by hand and sent by Node's fetch, which ky's rows may also be judged against.
+// BENCH_E2E_ROUNDS interleaved rounds (default 3); the wall ratio judged is the median of each
+// round's ours / floor.
 import { fork } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, openAsBlob, readFileSync, statSync } from 'node:fs';
@@ -127,30 +128,20 @@ async function clientUpload(kind, url, file) {
     };
   }
   const { encryptFileStream } = await import(pkg('codec/dist/index.node.js'));
-  if (kind === 'fetch-blob') {
-    // ky's own floor: the same Blob ky is handed, its stream sealed by hand and sent by Node's
-    // fetch with the settings the adapters use for a stream (no redirect, so no copy kept).
+  if (kind === 'fetch' || kind === 'fetch-blob') {
+    // 'fetch': what ky stands on, Node's fetch sending encryptFileStream's stream as a plain fetch
+    // call would (default redirect). 'fetch-blob': ky's own floor, the same Blob ky is handed,
+    // sealed by hand and sent with the settings the adapters use for a stream (no redirect, so no
+    // copy kept).
+    const ownFloor = kind === 'fetch-blob';
     return async () => {
+      const source = ownFloor ? (await openAsBlob(file)).stream() : createReadStream(file);
       const answer = await fetch(`${url}/upload`, {
         method: 'POST',
         duplex: 'half',
-        redirect: 'error',
-        window: null,
+        ...(ownFloor ? { redirect: 'error', window: null } : {}),
         headers: { 'content-type': 'application/json', 'x-encryption': 'JWE' },
-        body: encryptFileStream((await openAsBlob(file)).stream(), KEY, { kid: KID }),
-      });
-      if (!answer.ok) throw new Error(`fetch by hand answered ${answer.status}: ${await answer.text()}`);
-      return answer.json();
-    };
-  }
-  if (kind === 'fetch') {
-    // What ky stands on: Node's fetch sending encryptFileStream's stream, by hand.
-    return async () => {
-      const answer = await fetch(`${url}/upload`, {
-        method: 'POST',
-        duplex: 'half',
-        headers: { 'content-type': 'application/json', 'x-encryption': 'JWE' },
-        body: encryptFileStream(createReadStream(file), KEY, { kid: KID }),
+        body: encryptFileStream(source, KEY, { kid: KID }),
       });
       if (!answer.ok) throw new Error(`fetch by hand answered ${answer.status}: ${await answer.text()}`);
       return answer.json();
@@ -344,39 +335,34 @@ async function main() {
           `decryptFileStream({ to: path }); fresh client and server processes per upload; stored file's SHA-256 matches: ${intact ? 'yes' : 'NO'}`,
       });
     }
-    const fetchFloor = runs.get('fetch>floor');
-    rows.push({
-      case: `fetch by hand (Node's fetch sending encryptFileStream's stream) → the by-hand server: sealed ${SIZE / MiB} MiB upload from disk, opened to disk`,
-      ours: cell(fetchFloor),
+    /** An information row: `runs` against the http.request floor, wall and CPU. */
+    const againstFloor = (label, ofRuns, notes) => ({
+      case: `${label} → the by-hand server: sealed ${SIZE / MiB} MiB upload from disk, opened to disk`,
+      ours: cell(ofRuns),
       reference: `by hand ${floorCell}`,
       ratio: pairedRatio(
-        fetchFloor.map((r) => r.seconds),
+        ofRuns.map((r) => r.seconds),
         floor.map((r) => r.seconds),
       ).toFixed(2),
       cpu_ratio: pairedRatio(
-        fetchFloor.map((r) => r.cpu),
+        ofRuns.map((r) => r.cpu),
         floor.map((r) => r.cpu),
       ).toFixed(2),
       target: '',
-      notes: `information: the layer ky stands on, with the codec by hand as its README's plain fetch call would be written (duplex: 'half', default redirect), against the http.request floor. Node's fetch then keeps every chunk sent in case a redirect repeats the body, which shows in its peak RSS; the adapters send with redirect: 'error' and no window so that it keeps none; SHA-256 matches: ${fetchFloor.every((r) => r.intact) ? 'yes' : 'NO'}`,
+      notes: `information: ${notes}; SHA-256 matches: ${ofRuns.every((r) => r.intact) ? 'yes' : 'NO'}`,
     });
-    rows.push({
-      case: `fetch + Blob by hand (Node's fetch sending encryptFileStream of openAsBlob(file).stream(), redirect: 'error') → the by-hand server: sealed ${SIZE / MiB} MiB upload from disk, opened to disk`,
-      ours: cell(fetchBlob),
-      reference: `by hand ${floorCell}`,
-      ratio: pairedRatio(
-        fetchBlob.map((r) => r.seconds),
-        floor.map((r) => r.seconds),
-      ).toFixed(2),
-      cpu_ratio: pairedRatio(
-        fetchBlob.map((r) => r.cpu),
-        floor.map((r) => r.cpu),
-      ).toFixed(2),
-      target: '',
-      notes:
-        "information: ky's own floor, the layers it stands on with the codec by hand: the Blob ky is handed (the README's way to send a file), sealed by encryptFileStream and sent by Node's fetch as the adapters send a stream. " +
-        `Node reads a file Blob 64 KiB at a time as it is asked, against createReadStream's read-ahead in the floor; SHA-256 matches: ${fetchBlob.every((r) => r.intact) ? 'yes' : 'NO'}`,
-    });
+    rows.push(
+      againstFloor(
+        "fetch by hand (Node's fetch sending encryptFileStream's stream)",
+        runs.get('fetch>floor'),
+        "the layer ky stands on, with the codec by hand as its README's plain fetch call would be written (duplex: 'half', default redirect), against the http.request floor. Node's fetch then keeps every chunk sent in case a redirect repeats the body, which shows in its peak RSS; the adapters send with redirect: 'error' and no window so that it keeps none",
+      ),
+      againstFloor(
+        "fetch + Blob by hand (Node's fetch sending encryptFileStream of openAsBlob(file).stream(), redirect: 'error')",
+        fetchBlob,
+        "ky's own floor, the layers it stands on with the codec by hand: the Blob ky is handed (the README's way to send a file), sealed by encryptFileStream and sent by Node's fetch as the adapters send a stream. Node reads a file Blob 64 KiB at a time as it is asked, against createReadStream's read-ahead in the floor",
+      ),
+    );
     for (const [client, server, label] of PLAIN) {
       const plain = runs.get(`${client}>${server}`);
       rows.push({
