@@ -208,7 +208,7 @@ const sealToBytes = (bytes) =>
     ? codec.encryptFileToBytes(bytes, KEY, { kid: KID })
     : sealToText(bytes).then((text) => Buffer.from(text));
 
-/** Each client adapter's entry, which its reference loads too (see byHandUpload). */
+/** Each client adapter's entry: the adapter's process uses it, its reference loads it too (see byHandUpload). */
 const ADAPTER_ENTRIES = {
   fetch: 'client-core/dist/index.js',
   ky: 'ky-plugin/dist/index.js',
@@ -260,27 +260,27 @@ async function clientUpload(adapter, url, byHand) {
   if (byHand) return byHandUpload(adapter, url);
   const options = { key: KEY, kid: KID, origins: [url], plainResponses: 'accept' };
   if (adapter === 'fetch') {
-    const { createJweFetch } = await import(pkg('client-core/dist/index.js'));
+    const { createJweFetch } = await import(pkg(ADAPTER_ENTRIES.fetch));
     const jweFetch = createJweFetch(options);
     return async (file) => (await jweFetch(`${url}/upload`, { method: 'POST', body: file })).json();
   }
   if (adapter === 'ky') {
     const { default: ky } = await import(pkg('ky-plugin/node_modules/ky/distribution/index.js'));
-    const { jwe } = await import(pkg('ky-plugin/dist/index.js'));
+    const { jwe } = await import(pkg(ADAPTER_ENTRIES.ky));
     const client = ky.create({ retry: 0, timeout: false }).extend(jwe(options));
     return (file) => client.post(`${url}/upload`, { body: file }).json();
   }
   if (adapter === 'undici') {
     const require = createRequire(pkg('undici-interceptor/package.json'));
     const undici = require('undici');
-    const { jweInterceptor } = await import(pkg('undici-interceptor/dist/index.js'));
+    const { jweInterceptor } = await import(pkg(ADAPTER_ENTRIES.undici));
     const dispatcher = new undici.Agent().compose(jweInterceptor(options));
     return async (file) =>
       (await undici.request(`${url}/upload`, { dispatcher, method: 'POST', body: file })).body.json();
   }
   const require = createRequire(pkg('axios-interceptor/package.json'));
   const axios = require('axios');
-  const { useJwe } = await import(pkg('axios-interceptor/dist/index.node.js'));
+  const { useJwe } = await import(pkg(ADAPTER_ENTRIES.axios));
   const client = axios.create({ adapter: 'http', maxBodyLength: Infinity, maxContentLength: Infinity });
   useJwe(client, options);
   return async (file) =>
