@@ -1,19 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { watchIdle } from './idle-timeout.js';
 
-/** Whether a request carries a body at all (the test body-parser uses: a length or chunked framing). */
-export function hasBody(req: IncomingMessage): boolean {
-  return req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
-}
-
-/** Header access for the server core's request reader: one string per header (duplicates joined). */
-export function headerOf(req: IncomingMessage): (name: string) => string | undefined {
-  return (name) => {
-    const value = req.headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  };
-}
-
 /** Express's idle timeout, as the server core's body reader takes a watcher. */
 export function idleWatch(req: IncomingMessage, idleMs: number) {
   return (fail: (error: unknown) => void) => watchIdle(req, idleMs, fail);

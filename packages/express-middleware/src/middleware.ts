@@ -1,7 +1,13 @@
 import { isJweHttpError, JweHttpError } from '@jwe-transport/server-core';
-import { isEncryptedHeader, mountOrder, openBody } from '@jwe-transport/server-core/adapter';
+import {
+  hasBody,
+  headerOf,
+  isEncryptedHeader,
+  mountOrder,
+  openBody,
+} from '@jwe-transport/server-core/adapter';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { hasBody, headerOf, idleWatch } from './body.js';
+import { idleWatch } from './body.js';
 import { type ExpressSettings, type JweExpressOptions, resolveOptions } from './options.js';
 import { bodyAlreadyRead, markBodyRead, recordOpened, setRefusalReporting } from './request-state.js';
 

@@ -1,9 +1,9 @@
 import { sniffMimeType } from '@jwe-transport/server-core';
-import { fileFromPayload, isEncryptedHeader, mountOrder } from '@jwe-transport/server-core/adapter';
+import { fileFromPayload, hasBody, isEncryptedHeader, mountOrder } from '@jwe-transport/server-core/adapter';
 import { notAnUpload, receiveUploadFrom, resolveUpload } from '@jwe-transport/server-core/adapter/node';
 import { DEFAULT_UPLOAD_LIMIT, type UploadOptions } from '@jwe-transport/server-core/node';
 import type { Request, RequestHandler, Response } from 'express';
-import { hasBody, idleWatched } from './body.js';
+import { idleWatched } from './body.js';
 import { type JweFile, setUploadedFile } from './file.js';
 import { runStep } from './middleware.js';
 import { type ExpressSettings, type JweExpressOptions, resolveOptions } from './options.js';

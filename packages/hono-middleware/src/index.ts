@@ -11,8 +11,9 @@ import {
   type RefusalReporting,
   sealResponse,
 } from '@jwe-transport/server-core';
-import { type OpenedBody, openRequestBody, reportingOf } from '@jwe-transport/server-core/adapter';
+import { type OpenedBody, reportingOf } from '@jwe-transport/server-core/adapter';
 import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
+import { openHonoRequest } from './open-request.js';
 import { refuse } from './refuse.js';
 import { sealedByJson, sealJsonAnswers } from './seal-json.js';
 import { bodyReadLater } from './skip.js';
@@ -85,7 +86,7 @@ export function jwe(options: JweHonoOptions | JweServer): MiddlewareHandler {
     let exchange: OpenedBody;
     try {
       // The body is read once, by the server core.
-      exchange = await openRequestBody(server, c.req.raw);
+      exchange = await openHonoRequest(server, c);
     } catch (error) {
       return refuse(server, reporting, c, error);
     }

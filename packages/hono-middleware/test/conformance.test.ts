@@ -5,8 +5,13 @@ import { serveFetch } from '@jwe-transport/test-support/server-conformance/serve
 import { sha256 } from '@jwe-transport/test-support/server-conformance/wire';
 import { Hono } from 'hono';
 
-const honoAdapter: ConformanceAdapter = {
-  name: 'Hono 4 on @hono/node-server',
+/**
+ * The suite's app, served by @hono/node-server. `viaWebRequest`: the app sees only the Web
+ * `Request` (no `c.env.incoming`), as on a runtime that hands Hono nothing else, so the middleware
+ * reads `c.req.raw` instead of the Node request.
+ */
+const honoAdapter = (name: string, viaWebRequest: boolean): ConformanceAdapter => ({
+  name,
   start(setup) {
     const shared = {
       keys: setup.keys,
@@ -40,8 +45,9 @@ const honoAdapter: ConformanceAdapter = {
         mimetype: file.mimetype,
       });
     });
-    return serveFetch(app.fetch);
+    return serveFetch(viaWebRequest ? (request) => app.fetch(request) : app.fetch);
   },
-};
+});
 
-runConformance(honoAdapter);
+runConformance(honoAdapter('Hono 4 on @hono/node-server', false));
+runConformance(honoAdapter('Hono 4 on @hono/node-server, the Web Request only', true));

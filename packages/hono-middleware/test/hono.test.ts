@@ -4,6 +4,7 @@ import { serve } from '@hono/node-server';
 import { decryptJson, encryptJson } from '@jwe-transport/codec';
 import { jwe, jweErrorHandler } from '@jwe-transport/hono-middleware';
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const KEY = 'abcdefghijklmnop';
@@ -92,5 +93,60 @@ describe('the Hono middleware', () => {
     const response = await fetch(`${url}/info`);
     expect(response.headers.get('x-encryption')).toBeNull();
     expect(await response.json()).toEqual({ encrypted: false, encryptsResponse: false });
+  });
+
+  it('opens the body after a middleware that touched c.req.raw (its abort signal) before it', async () => {
+    const app = new Hono();
+    app.use(async (c, next) => {
+      // Makes @hono/node-server build its Web Request, which reads the Node request from then on.
+      expect(c.req.raw.signal.aborted).toBe(false);
+      await next();
+    });
+    app.use(jwe({ keys: { k: KEY }, limit: '8mb' }));
+    app.post('/echo', async (c) => c.json({ length: (await c.req.json()).a.length, kid: c.get('jwe').kid }));
+    const url = await listen(app);
+    // Larger than the Web Request's stream buffers before it pauses the Node request.
+    const response = await sealedPost(`${url}/echo`, { a: 'b'.repeat(5_000_000) });
+    expect(response.status).toBe(200);
+    expect(await decryptJson(await response.json(), KEY)).toEqual({ length: 5_000_000, kid: 'k' });
+  });
+
+  it('opens the body a middleware before it has already begun to read (through a clone of c.req.raw)', async () => {
+    const app = new Hono();
+    let seen = '';
+    app.use(async (c, next) => {
+      seen = await c.req.raw.clone().text();
+      await next();
+    });
+    app.use(jwe({ keys: { k: KEY } }));
+    app.post('/echo', async (c) => c.json(await c.req.json()));
+    const url = await listen(app);
+    const response = await sealedPost(`${url}/echo`, { n: [1, 2, 3] });
+    expect(response.status).toBe(200);
+    expect(await decryptJson(await response.json(), KEY)).toEqual({ n: [1, 2, 3] });
+    expect(JSON.parse(seen)).toHaveProperty('ciphertext');
+  });
+
+  it("opens a chunked body after Hono's bodyLimit, which replaces c.req.raw to count it", async () => {
+    const app = new Hono();
+    app.use(bodyLimit({ maxSize: 64 * 1024 }));
+    app.use(jwe({ keys: { k: KEY } }));
+    app.post('/echo', async (c) => c.json(await c.req.json()));
+    const url = await listen(app);
+    const envelope = JSON.stringify(await encryptJson({ chunked: true }, KEY, { kid: 'k' }));
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(envelope));
+        controller.close();
+      },
+    });
+    const response = await fetch(`${url}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-encryption': 'JWE' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(200);
+    expect(await decryptJson(await response.json(), KEY)).toEqual({ chunked: true });
   });
 });
