@@ -13,7 +13,7 @@ const ROUNDS = Number(process.env.BENCH_SERVER_ROUNDS ?? 7);
 const SECONDS = 2;
 const CONNECTIONS = 16;
 const MANY = 256;
-const MANY_ROUNDS = Number(process.env.BENCH_MANY_ROUNDS ?? 3);
+const MANY_ROUNDS = Number(process.env.BENCH_MANY_ROUNDS ?? 5);
 const MANY_SECONDS = 10;
 /** The adapters' target: CPU per request (and p99 at many connections) within this of by hand. */
 const LIMIT = 1.1;
@@ -128,6 +128,11 @@ async function manyRound(autocannon, server, { url, body, headers }) {
   return { rps: result.requests.average, p99: result.latency.p99, rss, errors: result.errors };
 }
 
+/** Round `i`'s order of the routes: reversed every other round, so that no route always follows the same one. */
+function alternating(names, i) {
+  return i % 2 === 0 ? names : [...names].reverse();
+}
+
 async function echoes(response, plainBody, decryptJson) {
   return JSON.stringify(await decryptJson(await response.json(), KEY)) === plainBody;
 }
@@ -187,7 +192,8 @@ export async function compareRoutes(
       await load(autocannon, route.url, route.body, route.headers, 1);
     const timed = Object.fromEntries(Object.keys(routes).map((name) => [name, []]));
     for (let i = 0; i < ROUNDS; i++) {
-      for (const name of Object.keys(timed)) timed[name].push(await round(autocannon, server, routes[name]));
+      for (const name of alternating(Object.keys(timed), i))
+        timed[name].push(await round(autocannon, server, routes[name]));
     }
     const result = {};
     for (const [name, rounds] of Object.entries(timed)) {
@@ -212,7 +218,7 @@ export async function compareRoutes(
       }
       const rounds = { ours: [], byHand: [] };
       for (let i = 0; i < MANY_ROUNDS; i++) {
-        for (const name of Object.keys(rounds))
+        for (const name of alternating(Object.keys(rounds), i))
           rounds[name].push(await manyRound(autocannon, server, routes[name]));
       }
       result.many = {};
@@ -224,6 +230,11 @@ export async function compareRoutes(
           errors: list.reduce((sum, r) => sum + r.errors, 0),
         };
       }
+      // Paired like the CPU ratio: a round and its neighbour share the machine's state of the moment.
+      result.many.p99Ratio = pairedRatio(
+        rounds.ours.map((r) => r.p99),
+        rounds.byHand.map((r) => r.p99),
+      );
     }
     return result;
   } finally {
@@ -237,7 +248,7 @@ const perRequest = ({ rps, cpu }) => `${reqPerSecond(rps)}, ${cpu.toFixed(0)} µ
 
 /** How every framework row was measured, for its notes. */
 export const loadNotes = (envelopeBytes) =>
-  `autocannon, ${CONNECTIONS} connections, median of ${ROUNDS} interleaved ${SECONDS} s rounds after a 1 s warm-up; envelope ${envelopeBytes} B`;
+  `autocannon, ${CONNECTIONS} connections, median of ${ROUNDS} interleaved ${SECONDS} s rounds (order reversed every other round) after a 1 s warm-up; envelope ${envelopeBytes} B`;
 
 /** Information, no target: requests/s and server CPU per request, ours against the framework's own JSON. */
 export function frameworkRow(label, ours, plainParser, result) {
@@ -296,8 +307,7 @@ const manyCell = ({ rps, p99, rss, errors }) =>
 
 /** 256 keep-alive connections: p99 latency of ours against the by-hand route, with throughput and RSS. */
 export function manyRow(label, ours, result) {
-  const { ours: o, byHand: h } = result.many;
-  const ratio = o.p99 / h.p99;
+  const { ours: o, byHand: h, p99Ratio: ratio } = result.many;
   return {
     case: `${label}: ${ours} vs codec by hand, ${MANY} concurrent keep-alive connections`,
     ours: manyCell(o),
@@ -306,6 +316,6 @@ export function manyRow(label, ours, result) {
     cpu_ratio: '',
     target: `p99 ≤ ${LIMIT.toFixed(2)}x by hand`,
     met: ratio <= LIMIT,
-    notes: `p99 ratio ${ratio.toFixed(2)} (ours / by hand; autocannon latency.p99, median of ${MANY_ROUNDS} interleaved ${MANY_SECONDS} s rounds after a 2 s warm-up); ratio = req/s ours / by hand; peak RSS sampled in the server every 25 ms within each round, median over rounds`,
+    notes: `p99 ratio ${ratio.toFixed(2)} (ours / by hand; autocannon latency.p99, median of the per-round ratios over ${MANY_ROUNDS} interleaved ${MANY_SECONDS} s rounds (order reversed every other round) after a 2 s warm-up; the p99 cells are the medians of the rounds); ratio = req/s ours / by hand; peak RSS sampled in the server every 25 ms within each round, median over rounds`,
   };
 }
