@@ -10,6 +10,7 @@ import type { Context } from 'hono';
 
 /** The stream state of a Node request that tells whether anything has begun to read it. */
 interface NodeReadState extends NodeRequest {
+  readonly httpVersionMajor?: number;
   readonly readableDidRead?: boolean;
   readonly readableFlowing?: boolean | null;
 }
@@ -31,9 +32,9 @@ function wrapsUnbuilt(raw: Request, incoming: object): boolean {
 }
 
 /**
- * The Node request under `@hono/node-server` (its `c.env.incoming`) while nothing has begun to
- * read it: no data read, never set flowing or paused, no Web `Request` built around it. Anywhere
- * else, `undefined`.
+ * The HTTP/1 Node request under `@hono/node-server` (its `c.env.incoming`) while nothing has begun
+ * to read it: no data read, never set flowing or paused, no Web `Request` built around it.
+ * Anywhere else, `undefined`.
  */
 function untouchedNodeRequest(c: Context): NodeRequest | undefined {
   const incoming = (c.env as { incoming?: Partial<NodeReadState> } | undefined)?.incoming;
@@ -42,6 +43,8 @@ function untouchedNodeRequest(c: Context): NodeRequest | undefined {
     typeof incoming.on === 'function' &&
     typeof incoming.pause === 'function' &&
     typeof incoming.headers === 'object' &&
+    // HTTP/1 framing tells from the headers alone whether a body follows; HTTP/2 may send one without a length.
+    incoming.httpVersionMajor === 1 &&
     incoming.readableDidRead === false &&
     incoming.readableFlowing === null;
   return untouched && wrapsUnbuilt(c.req.raw, incoming) ? (incoming as NodeRequest) : undefined;

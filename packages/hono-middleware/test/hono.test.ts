@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import type { Server } from 'node:http';
+import { connect, createServer as createHttp2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { decryptJson, encryptJson } from '@jwe-transport/codec';
@@ -148,5 +150,32 @@ describe('the Hono middleware', () => {
     } as RequestInit);
     expect(response.status).toBe(200);
     expect(await decryptJson(await response.json(), KEY)).toEqual({ chunked: true });
+  });
+
+  it('opens an HTTP/2 body sent without a length (h2c through @hono/node-server)', async () => {
+    const app = new Hono();
+    app.use(jwe({ keys: { k: KEY } }));
+    app.post('/echo', async (c) => c.json({ body: await c.req.json(), encrypted: c.get('jwe').encrypted }));
+    const h2 = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', createServer: createHttp2Server });
+    await once(h2, 'listening');
+    const session = connect(`http://127.0.0.1:${(h2.address() as AddressInfo).port}`);
+    try {
+      const stream = session.request({
+        ':method': 'POST',
+        ':path': '/echo',
+        'content-type': 'application/json',
+        'x-encryption': 'JWE',
+      });
+      stream.end(JSON.stringify(await encryptJson({ h2: true }, KEY, { kid: 'k' })));
+      const [headers] = (await once(stream, 'response')) as [Record<string, string>];
+      let text = '';
+      for await (const chunk of stream) text += chunk;
+      expect(headers[':status']).toBe(200);
+      expect(headers['x-encryption']).toBe('JWE');
+      expect(await decryptJson(JSON.parse(text), KEY)).toEqual({ body: { h2: true }, encrypted: true });
+    } finally {
+      session.close();
+      await new Promise((done) => h2.close(done));
+    }
   });
 });
