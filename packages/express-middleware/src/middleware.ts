@@ -1,9 +1,9 @@
 import { isJweHttpError, JweHttpError } from '@jwe-transport/server-core';
 import {
   hasBody,
-  headerOf,
   isEncryptedHeader,
   mountOrder,
+  nodeBodyRequest,
   openBody,
 } from '@jwe-transport/server-core/adapter';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -23,14 +23,12 @@ async function open(req: Request, res: Response, settings: ExpressSettings): Pro
     recordOpened(req, res, server, await server.openPlain(req.body !== undefined));
     return;
   }
-  const withBody = hasBody(req);
+  const request = nodeBodyRequest(req);
   const opened = await openBody(
     server,
-    {
-      header: headerOf(req),
-      body: withBody ? req : undefined,
-      ...(withBody && settings.timeout > 0 ? { watch: idleWatch(req, settings.timeout) } : {}),
-    },
+    request.body !== undefined && settings.timeout > 0
+      ? { ...request, watch: idleWatch(req, settings.timeout) }
+      : request,
     settings.plainJson === 'parse',
   );
   recordOpened(req, res, server, opened);

@@ -1,5 +1,5 @@
 import type { BodyRequest } from './open-body.js';
-import type { EventedBody } from './read-body.js';
+import type { BodySource, EventedBody } from './read-body.js';
 
 /**
  * What the body reader needs of a Node `IncomingMessage`, typed without `node:http` so that
@@ -21,14 +21,18 @@ export function hasBody(request: NodeHeaders): boolean {
 }
 
 /** Header access for the body reader: one string per header (duplicates joined). */
-export function headerOf(request: NodeHeaders): (name: string) => string | undefined {
+function headerOf(request: NodeHeaders): (name: string) => string | undefined {
   return (name) => {
     const value = request.headers[name];
     return typeof value === 'string' || value === undefined ? value : value.join(', ');
   };
 }
 
-/** A Node request as `openBody` takes it: its headers, and itself as the body when it has one. */
-export function nodeBodyRequest(request: NodeRequest): BodyRequest {
+/**
+ * A Node request as `openBody` takes it: its headers, and itself as the body when it has one.
+ * Typed as any body source with Node's headers, since frameworks' request types (Express's) widen
+ * Node's event methods.
+ */
+export function nodeBodyRequest(request: NodeHeaders & BodySource): BodyRequest {
   return { header: headerOf(request), body: hasBody(request) ? request : undefined };
 }

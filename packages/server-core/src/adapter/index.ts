@@ -9,7 +9,7 @@ export { isEncryptedHeader } from '../encryption-header.js';
 export { mountOrder, requestTimeout } from '../errors.js';
 export { fileFromPayload } from '../file-payload.js';
 export { parseLimit } from '../limit.js';
-export { hasBody, headerOf, type NodeHeaders, type NodeRequest, nodeBodyRequest } from '../node-request.js';
+export { hasBody, type NodeHeaders, type NodeRequest, nodeBodyRequest } from '../node-request.js';
 export { type BodyRequest, type OpenedBody, openBody } from '../open-body.js';
 export { type BodySource, type ReadBodyOptions, readBody } from '../read-body.js';
 export { type RefusedRequest, reportingOf, reportRefusal } from '../refusal.js';
