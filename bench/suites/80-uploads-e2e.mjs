@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { formatMBps, formatSeconds, median, pairedRatio, report } from './lib.mjs';
+import { alternating, formatMBps, formatSeconds, median, pairedRatio, report } from './lib.mjs';
 
 const MiB = 2 ** 20;
 const SIZE = Number(process.env.BENCH_E2E_MIB ?? 1024) * MiB;
@@ -299,7 +299,6 @@ async function main() {
     const runs = new Map();
     const record = (key, run) => runs.set(key, [...(runs.get(key) ?? []), run]);
     for (let round = 0; round < ROUNDS; round++) {
-      // Alternate the order each round so that no case always runs right after the same one.
       const cases = [
         ['floor', 'floor'],
         ['fetch', 'floor'],
@@ -308,8 +307,7 @@ async function main() {
         ...PAIRS,
         ...PLAIN,
       ];
-      if (round % 2 === 1) cases.reverse();
-      for (const [client, server] of cases) {
+      for (const [client, server] of alternating(cases, round)) {
         record(`${client}>${server}`, await uploadOnce(client, server, file, hash, dest));
       }
     }
@@ -397,8 +395,6 @@ async function main() {
         fetchBlob,
         "ky's own floor, the layers it stands on with the codec by hand: the Blob ky is handed (the README's way to send a file), sealed by encryptFileStream and sent by Node's fetch as the adapters send a stream. Node reads a file Blob 64 KiB at a time as it is asked, against createReadStream's read-ahead in the floor",
       ),
-    );
-    rows.push(
       againstFloor(
         'undici by hand (undici request() sending encryptFileStream of createReadStream(file))',
         undiciHand,

@@ -5,7 +5,7 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import { formatOps, median, pairedRatio } from './lib.mjs';
+import { alternating, formatOps, median, pairedRatio } from './lib.mjs';
 
 export const KEY = 'bench-servers-16';
 export const KID = 'bench';
@@ -126,11 +126,6 @@ async function manyRound(autocannon, server, { url, body, headers }) {
   const result = await load(autocannon, url, body, headers, MANY_SECONDS, MANY);
   const { rss } = await ask(server, 'rss-peak');
   return { rps: result.requests.average, p99: result.latency.p99, rss, errors: result.errors };
-}
-
-/** Round `i`'s order of the routes: reversed every other round, so that no route always follows the same one. */
-function alternating(names, i) {
-  return i % 2 === 0 ? names : [...names].reverse();
 }
 
 async function echoes(response, plainBody, decryptJson) {

@@ -35,6 +35,9 @@ export const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length
  */
 export const pairedRatio = (ours, reference) => median(ours.map((value, round) => value / reference[round]));
 
+/** Round `i`'s order of interleaved cases: reversed every other round, so that no case always follows the same one. */
+export const alternating = (cases, i) => (i % 2 === 0 ? cases : [...cases].reverse());
+
 /**
  * Interleaves two measurements in rounds so that machine noise hits both alike. Returns the
  * median wall-clock rates and the median CPU-time rates of both (calls per second).
