@@ -24,7 +24,7 @@ const KID = 'bench';
 const LIMIT = 4;
 // Peaks move by up to a file's size from run to run (native buffers freed only when V8 collects),
 // so each adapter row is the median of RUNS fresh processes.
-const RUNS = Number(process.env.BENCH_WIRE_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_WIRE_RUNS ?? 5);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const spread = (peaks) =>
   `median of ${peaks.length} fresh processes (${peaks.map((p) => `+${(p / MiB).toFixed(0)}`).join(', ')} MiB)`;
