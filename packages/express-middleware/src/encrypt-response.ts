@@ -35,12 +35,15 @@ const encryptingSend: Send = function (this: Response, body?: unknown) {
  * `res.write`/`res.end`/`res.sendFile` are not JSON answers and are left alone.
  */
 export function encryptJsonResponses(res: Response, server: JweServer, opened: Opened): void {
+  // The key alone, not the opened body's bytes and text: this lives as long as the response, and
+  // under load what an Express response holds survives young-generation collections.
+  const state: Opened = { info: opened.info, responseKey: opened.responseKey };
   const existing = patched.get(res);
   if (existing) {
-    existing.opened = opened;
+    existing.opened = state;
     return;
   }
-  patched.set(res, { server, opened, send: res.send as Send });
+  patched.set(res, { server, opened: state, send: res.send as Send });
   res.send = encryptingSend as Response['send'];
 }
 
