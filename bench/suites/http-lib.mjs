@@ -13,7 +13,7 @@ const ROUNDS = Number(process.env.BENCH_SERVER_ROUNDS ?? 9);
 const SECONDS = 2;
 const CONNECTIONS = 16;
 const MANY = 256;
-const MANY_ROUNDS = Number(process.env.BENCH_MANY_ROUNDS ?? 7);
+const MANY_ROUNDS = Number(process.env.BENCH_MANY_ROUNDS ?? 11);
 const MANY_SECONDS = 10;
 /** The adapters' target: CPU per request (and p99 at many connections) within this of by hand. */
 const LIMIT = 1.1;
