@@ -58,8 +58,9 @@ function writeAnswer(res: Response, answer: JweAnswer, send: Send, original: unk
   if (res.headersSent) return res;
   try {
     res.statusCode = answer.status;
-    for (const name of answer.remove) res.removeHeader(name);
-    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+    // Node's removeHeader() costs more than the check that skips it, and most answers have none of these.
+    for (const name of answer.remove) if (res.hasHeader(name)) res.removeHeader(name);
+    for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
     res.setHeader('Content-Length', Buffer.byteLength(answer.body, 'utf8'));
     if (res.req.method === 'HEAD') res.end();
     else res.end(answer.body, 'utf8');

@@ -185,29 +185,18 @@ export class JweServer {
     if (!key || body === undefined || !carriesBody(status) || !isJsonType(contentType)) {
       return { status, headers: NO_HEADERS, remove: NOTHING, vary, body: undefined, sealed: false };
     }
-    const sealed = (envelope: string): JweAnswer => ({
-      status,
-      headers: SEALED_HEADERS,
-      remove: STALE_HEADERS,
-      vary,
-      body: envelope,
-      sealed: true,
-    });
-    const failed = (): JweAnswer => ({
-      status: 500,
-      headers: PLAIN_JSON_HEADERS,
-      remove: UNSEALED_HEADERS,
-      vary,
-      body: ENCRYPT_FAILED_BODY,
-      sealed: false,
-    });
     let envelope: string | Promise<string>;
     try {
       envelope = this.sealEnvelope(body, key);
     } catch {
-      return failed();
+      return failedAnswer(vary);
     }
-    return typeof envelope === 'string' ? sealed(envelope) : envelope.then(sealed, failed);
+    return typeof envelope === 'string'
+      ? sealedAnswer(status, vary, envelope)
+      : envelope.then(
+          (sealed) => sealedAnswer(status, vary, sealed),
+          () => failedAnswer(vary),
+        );
   }
 
   /**
@@ -269,5 +258,22 @@ const STALE_HEADERS = Object.freeze(['content-length', 'etag']);
 const UNSEALED_HEADERS = Object.freeze(['x-encryption', 'content-length', 'etag']);
 const PLAIN_JSON_HEADERS = Object.freeze({ 'content-type': JSON_UTF8 });
 const CLOSING_JSON_HEADERS = Object.freeze({ 'content-type': JSON_UTF8, connection: 'close' });
+
+const sealedAnswer = (status: number, vary: boolean, envelope: string): JweAnswer => ({
+  status,
+  headers: SEALED_HEADERS,
+  remove: STALE_HEADERS,
+  vary,
+  body: envelope,
+  sealed: true,
+});
+const failedAnswer = (vary: boolean): JweAnswer => ({
+  status: 500,
+  headers: PLAIN_JSON_HEADERS,
+  remove: UNSEALED_HEADERS,
+  vary,
+  body: ENCRYPT_FAILED_BODY,
+  sealed: false,
+});
 
 const PLAIN_INFO_ONLY: Opened = Object.freeze({ info: PLAIN_INFO, responseKey: undefined });
