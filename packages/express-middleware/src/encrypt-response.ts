@@ -1,14 +1,17 @@
-import type { JweAnswer, JweServer, Opened } from '@jwe-transport/server-core';
+import type { JweAnswer, Opened } from '@jwe-transport/server-core';
+import { reportSealFailure } from '@jwe-transport/server-core/adapter';
 import type { Response } from 'express';
+import type { ExpressSettings } from './options.js';
 
 type Send = (this: Response, body?: unknown) => Response;
 
 /**
- * What each patched response needs: the engine and the request's state (a second jwe() on the
- * same request may update it) and Express's own `send`. Kept beside the response rather than on
- * it: Express responses have a swapped prototype, and every new property on one costs a slow store.
+ * What each patched response needs: the handler's settings (the engine, where failures are
+ * reported), the request's state (a second jwe() on the same request may update it) and Express's
+ * own `send`. Kept beside the response rather than on it: Express responses have a swapped
+ * prototype, and every new property on one costs a slow store.
  */
-const patched = new WeakMap<Response, { server: JweServer; opened: Opened; send: Send }>();
+const patched = new WeakMap<Response, { settings: ExpressSettings; opened: Opened; send: Send }>();
 
 /**
  * `res.send` of every patched response (one function for all of them, so patching allocates
@@ -20,13 +23,13 @@ const encryptingSend: Send = function (this: Response, body?: unknown) {
   if (!(typeof body === 'string' || body instanceof Uint8Array) || this.headersSent) {
     return state.send.call(this, body);
   }
-  const answer = state.server.answer(state.opened, this.statusCode, this.get('Content-Type'), body);
+  const answer = state.settings.server.answer(state.opened, this.statusCode, this.get('Content-Type'), body);
   if (answer instanceof Promise) {
     // Only a crypto back end without synchronous encryption gets here (never node:crypto).
-    answer.then((decided) => writeAnswer(this, decided, state.send, body));
+    answer.then((decided) => writeAnswer(this, decided, state, body));
     return this;
   }
-  return writeAnswer(this, answer, state.send, body);
+  return writeAnswer(this, answer, state, body);
 };
 
 /**
@@ -34,7 +37,7 @@ const encryptingSend: Send = function (this: Response, body?: unknown) {
  * under the request's key, with `X-Encryption: JWE` and its `Content-Length`. Bodies written with
  * `res.write`/`res.end`/`res.sendFile` are not JSON answers and are left alone.
  */
-export function encryptJsonResponses(res: Response, server: JweServer, opened: Opened): void {
+export function encryptJsonResponses(res: Response, settings: ExpressSettings, opened: Opened): void {
   // The key alone, not the opened body's bytes and text: this lives as long as the response, and
   // under load what an Express response holds survives young-generation collections.
   const state: Opened = { info: opened.info, responseKey: opened.responseKey };
@@ -43,17 +46,25 @@ export function encryptJsonResponses(res: Response, server: JweServer, opened: O
     existing.opened = state;
     return;
   }
-  patched.set(res, { server, opened: state, send: res.send as Send });
+  patched.set(res, { settings, opened: state, send: res.send as Send });
   res.send = encryptingSend as Response['send'];
 }
 
 /**
  * Writes the engine's decision. A sealed body is written directly rather than through Express's
  * `send`: a fresh IV makes every envelope unique, so the ETag Express would hash the body for
- * could never match a later request.
+ * could never match a later request. An answer that could not be sealed is reported first.
  */
-function writeAnswer(res: Response, answer: JweAnswer, send: Send, original: unknown): Response {
+function writeAnswer(
+  res: Response,
+  answer: JweAnswer,
+  { settings, send }: { settings: ExpressSettings; send: Send },
+  original: unknown,
+): Response {
   if (answer.body === undefined) return send.call(res, original);
+  if (answer.failure) {
+    reportSealFailure(answer, settings.reporting, { method: res.req.method, path: res.req.originalUrl });
+  }
   // A second answer to the same request (a handler bug) is dropped rather than crashing the process.
   if (res.headersSent) return res;
   try {

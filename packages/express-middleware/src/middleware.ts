@@ -20,7 +20,7 @@ async function open(req: Request, res: Response, settings: ExpressSettings): Pro
   if (bodyAlreadyRead(req)) {
     // Decrypting another parser's result would skip the envelope's strict checks: a server error.
     if (encrypted) throw mountOrder('jwe()');
-    recordOpened(req, res, server, await server.openPlain(req.body !== undefined));
+    recordOpened(req, res, settings, await server.openPlain(req.body !== undefined));
     return;
   }
   const request = nodeBodyRequest(req);
@@ -31,7 +31,7 @@ async function open(req: Request, res: Response, settings: ExpressSettings): Pro
       : request,
     settings.plainJson === 'parse',
   );
-  recordOpened(req, res, server, opened);
+  recordOpened(req, res, settings, opened);
   if (opened.plaintext !== undefined) markBodyRead(req, opened.body);
 }
 
@@ -46,7 +46,6 @@ export function runStep(
   handle: (req: Request, res: Response) => Promise<void>,
   explain: (error: unknown) => unknown = (error) => error,
 ): (req: Request, res: Response, next: NextFunction) => void {
-  const { server } = settings;
   return (req, res, next) => {
     handle(req, res).then(
       () => next(),
@@ -55,7 +54,7 @@ export function runStep(
         const failure = explain(error);
         // Raised after an upload's envelope authenticated: its answer is sealed like any other.
         const opened = JweHttpError.openedOf(failure);
-        if (opened && !req.jwe?.encrypted) recordOpened(req, res, server, opened);
+        if (opened && !req.jwe?.encrypted) recordOpened(req, res, settings, opened);
         setRefusalReporting(req, settings.reporting);
         next(failure);
       },

@@ -1,10 +1,11 @@
-import type { JweServer, Opened, RefusalReporting } from '@jwe-transport/server-core';
+import type { Opened, RefusalReporting } from '@jwe-transport/server-core';
 import type { Request, Response } from 'express';
 import { encryptJsonResponses } from './encrypt-response.js';
+import type { ExpressSettings } from './options.js';
 
 /** Records what the core decided on `req.jwe`, and seals JSON answers when it holds a key. */
-export function recordOpened(req: Request, res: Response, server: JweServer, opened: Opened): void {
-  if (opened.responseKey) encryptJsonResponses(res, server, opened);
+export function recordOpened(req: Request, res: Response, settings: ExpressSettings, opened: Opened): void {
+  if (opened.responseKey) encryptJsonResponses(res, settings, opened);
   req.jwe = opened.info;
 }
 

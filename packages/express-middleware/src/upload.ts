@@ -61,7 +61,7 @@ export function jweUpload(options: JweUploadOptions): RequestHandler {
       },
       upload,
     );
-    if (!req.jwe?.encrypted || received.info.encrypted) recordOpened(req, res, server, received);
+    if (!req.jwe?.encrypted || received.info.encrypted) recordOpened(req, res, settings, received);
     setUploadedFile(req, received.file);
     markBodyRead(req, received.fields);
   });

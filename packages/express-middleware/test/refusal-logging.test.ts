@@ -1,8 +1,12 @@
 import { jwe, jweErrorHandler } from '@jwe-transport/express-middleware';
 import {
   captureLogger,
+  expectSealFailureLogged,
+  expectUnsealedAnswer,
   expectWrongKeyRefusalLogged,
   LOGGING_KEY as KEY,
+  SEAL_FAILURE_PLAINTEXT,
+  UNSEALABLE,
   wrongKeyRequest,
 } from '@jwe-transport/test-support/server-conformance/logger';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,5 +51,27 @@ describe.each(EXPRESS_VERSIONS)('refusals reported on $name', ({ create }) => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 'error', details: { status: 500, code: 'ERR_INTERNAL' } });
     expect((lines[0]!.details.err as Error).message).toBe('route broke');
+  });
+
+  it("reports an answer it could not seal through jwe()'s logger and onReject, at error with the cause", async () => {
+    const { lines, logger } = captureLogger();
+    const rejected: unknown[] = [];
+    const app = create();
+    app.use(jwe({ ...UNSEALABLE, logger, onReject: (_e, r) => rejected.push(r) }));
+    app.get('/answer', (_req, res) => res.json(SEAL_FAILURE_PLAINTEXT));
+    app.get('/fail', () => {
+      throw new Error('route broke');
+    });
+    app.use(jweErrorHandler({ logger }));
+    running = await listen(app);
+    await expectUnsealedAnswer(await fetch(`${running.url}/answer?token=x`));
+    expectSealFailureLogged(lines);
+    expect(rejected).toEqual([expect.objectContaining({ status: 500, code: 'ERR_JWE_ENCRYPT_FAILED' })]);
+    // An error answer goes through the same sealing: the route's error, then the seal's failure.
+    await expectUnsealedAnswer(await fetch(`${running.url}/fail`));
+    expect(lines.slice(1).map((line) => [line.details.path, line.details.code])).toEqual([
+      ['/fail', 'ERR_INTERNAL'],
+      ['/fail', 'ERR_JWE_ENCRYPT_FAILED'],
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import type { JweAnswer, JweServer } from '@jwe-transport/server-core';
+import { reportSealFailure } from '@jwe-transport/server-core/adapter';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { openedOf } from './state.js';
 
@@ -16,6 +17,10 @@ function write(reply: FastifyReply, payload: unknown, done: Done, answer: JweAns
     done(null, payload);
     return;
   }
+  if (answer.failure) {
+    const { request } = reply;
+    reportSealFailure(answer, { logger: request.log }, { method: request.method, path: request.url });
+  }
   // Fastify's code() and removeHeader() cost more than the checks that skip them.
   if (answer.status !== reply.statusCode) reply.code(answer.status);
   for (const name of answer.remove) if (reply.hasHeader(name)) reply.removeHeader(name);
@@ -26,7 +31,8 @@ function write(reply: FastifyReply, payload: unknown, done: Done, answer: JweAns
 /**
  * The `onSend` hook: writes the engine's decision for each answer. JSON answers to encrypted
  * requests (errors included) leave as envelopes under the request's key and kid; streams and
- * non-JSON answers are left alone; if sealing fails the answer is a generic 500, never the plaintext.
+ * non-JSON answers are left alone; if sealing fails the answer is a generic 500, never the
+ * plaintext, and the failure is logged through `request.log`.
  */
 export function sealReplies(server: JweServer) {
   const varies = server.variesByEncryption;

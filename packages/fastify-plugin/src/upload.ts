@@ -5,7 +5,6 @@ import {
   receiveUploadFrom,
   resolveUpload,
 } from '@jwe-transport/server-core/adapter/node';
-import { receiveEncryptedFile } from '@jwe-transport/server-core/node';
 import type { FastifyRequest } from 'fastify';
 import { awaitsDecryption, keepRefusal, markUploadDone, setOpened } from './state.js';
 import type { JweUploadConfig } from './types.js';
@@ -30,28 +29,16 @@ export function uploadLimit(config: JweUploadConfig): number {
 
 /**
  * The `preParsing` hook of upload routes with `dest`: an encrypted `{"file": "<base64>"}` body
- * streams to disk in constant memory, and the file appears only after the tag verified. The
- * parser then sees an empty body. Other requests pass through untouched.
+ * takes the server core's one upload path before Fastify's parser can buffer it, so it streams to
+ * disk in constant memory and the file appears only after the tag verified. The parser then sees
+ * an empty body. Other requests pass through untouched.
  */
 export function streamEncryptedUploads(server: JweServer, config: JweUploadConfig & { dest: string }) {
   const upload = uploadSettings(config);
   return async (request: FastifyRequest, _reply: unknown, payload: Payload): Promise<Payload> => {
     if (!awaitsDecryption(request)) return payload;
     try {
-      const received = await receiveEncryptedFile(
-        server,
-        payload,
-        {
-          dest: config.dest,
-          limit: upload.limit,
-          ...(upload.maxSpill === undefined ? {} : { maxSpill: upload.maxSpill }),
-        },
-        {
-          contentEncoding: request.headers['content-encoding'],
-          contentLength: request.headers['content-length'],
-        },
-        upload.fieldName,
-      );
+      const received = await receiveUploadFrom(server, { headers: request.headers, body: payload }, upload);
       setOpened(request, received);
       markUploadDone(request);
       request.jweFile = received.file;

@@ -2,7 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { jwe } from '@jwe-transport/fastify-plugin';
 import {
+  expectSealFailureError,
+  expectUnsealedAnswer,
   LOGGING_KEY as KEY,
+  SEAL_FAILURE_DETAILS,
+  SEAL_FAILURE_PLAINTEXT,
+  UNSEALABLE,
   WRONG_KEY as WRONG,
   WRONG_KEY_DETAILS,
   wrongKeyRequest,
@@ -11,7 +16,10 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 
 /** A Fastify app whose pino logger writes JSON lines into `lines`. */
-async function start(lines: Record<string, unknown>[]): Promise<{ app: FastifyInstance; url: string }> {
+async function start(
+  lines: Record<string, unknown>[],
+  options: Parameters<typeof jwe>[1] = { keys: { 'partner-7': KEY } },
+): Promise<{ app: FastifyInstance; url: string }> {
   const stream = new Writable({
     write(chunk, _encoding, done) {
       for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
@@ -19,7 +27,8 @@ async function start(lines: Record<string, unknown>[]): Promise<{ app: FastifyIn
     },
   });
   const app = Fastify({ logger: { level: 'info', stream } });
-  await app.register(jwe, { keys: { 'partner-7': KEY } });
+  await app.register(jwe, options);
+  app.get('/answer', async () => SEAL_FAILURE_PLAINTEXT);
   app.post('/echo', async (request) => request.body);
   app.post('/fail', async () => {
     throw new Error('route broke');
@@ -84,5 +93,24 @@ describe('Fastify refusals through request.log', () => {
     const error = lines.find((line) => line.level === 50);
     expect(error).toMatchObject({ status: 500, code: 'ERR_INTERNAL' });
     expect((error?.err as { stack?: string } | undefined)?.stack).toContain('route broke');
+  });
+
+  it('logs an answer it could not seal at error with the cause, never the key or the plaintext', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const started = await start(lines, UNSEALABLE);
+    app = started.app;
+    await expectUnsealedAnswer(await fetch(`${started.url}/answer`));
+    const failures = lines.filter((line) => line.level === 50);
+    expect(failures).toEqual([
+      expect.objectContaining({
+        ...SEAL_FAILURE_DETAILS,
+        msg: 'jwe: request failed (500 ERR_JWE_ENCRYPT_FAILED)',
+        reqId: expect.any(String),
+      }),
+    ]);
+    const err = failures[0]!.err as { message: string; stack: string; code: string };
+    expect(err.code).toBe('ERR_JWE_ENCRYPT_FAILED');
+    expectSealFailureError(err);
+    expect(JSON.stringify(lines)).not.toContain(SEAL_FAILURE_PLAINTEXT.secret);
   });
 });

@@ -9,12 +9,12 @@ import {
   JweServer,
   type JweServerOptions,
   type RefusalReporting,
-  sealResponse,
 } from '@jwe-transport/server-core';
 import { type OpenedBody, reportingOf } from '@jwe-transport/server-core/adapter';
 import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
 import { openHonoRequest } from './open-request.js';
 import { refuse } from './refuse.js';
+import { sealAnswer } from './seal-answer.js';
 import { sealedByJson, sealJsonAnswers } from './seal-json.js';
 import { bodyReadLater } from './skip.js';
 
@@ -98,7 +98,7 @@ export function jwe(options: JweHonoOptions | JweServer): MiddlewareHandler {
     // A JweHttpError thrown by a handler (reading an upload, say) answers as the middleware's own would.
     const response = isJweHttpError(c.error) ? await refuse(server, reporting, c, c.error, exchange) : c.res;
     if (sealedByJson.has(response)) return;
-    replaceResponse(c, await sealResponse(server, response, exchange));
+    replaceResponse(c, await sealAnswer(server, reporting, c, response, exchange));
   };
 }
 

@@ -1,10 +1,15 @@
 import { jwe, jweErrorHandler } from '@jwe-transport/hono-middleware';
 import {
   captureLogger as capture,
+  expectSealFailureLogged,
+  expectUnsealedAnswer,
   expectWrongKeyRefusalLogged,
   LOGGING_KEY as KEY,
+  SEAL_FAILURE_PLAINTEXT,
+  UNSEALABLE,
   wrongKeyRequest,
 } from '@jwe-transport/test-support/server-conformance/logger';
+import { serveFetch } from '@jwe-transport/test-support/server-conformance/serve-fetch';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 
@@ -59,5 +64,30 @@ describe('Hono refusals through logger/onReject', () => {
       ['error', 'ERR_INTERNAL'],
     ]);
     expect((lines[1]!.details.err as Error).message).toBe('route broke');
+  });
+
+  it('reports an answer it could not seal (c.json or a built Response) at error with the cause, and calls onReject', async () => {
+    const { lines, logger } = capture();
+    const rejected: unknown[] = [];
+    const app = new Hono();
+    app.use(jwe({ ...UNSEALABLE, logger, onReject: (_error, refusal) => rejected.push(refusal) }));
+    app.get('/answer', (c) => c.json(SEAL_FAILURE_PLAINTEXT));
+    app.get('/built', () => Response.json(SEAL_FAILURE_PLAINTEXT));
+    const running = await serveFetch(app.fetch);
+    try {
+      await expectUnsealedAnswer(await fetch(`${running.url}/answer`));
+      expectSealFailureLogged(lines);
+      await expectUnsealedAnswer(await fetch(`${running.url}/built`));
+      expect(lines.map((line) => [line.details.path, line.details.code])).toEqual([
+        ['/answer', 'ERR_JWE_ENCRYPT_FAILED'],
+        ['/built', 'ERR_JWE_ENCRYPT_FAILED'],
+      ]);
+      expect(rejected).toEqual([
+        expect.objectContaining({ status: 500, code: 'ERR_JWE_ENCRYPT_FAILED' }),
+        expect.objectContaining({ status: 500, code: 'ERR_JWE_ENCRYPT_FAILED' }),
+      ]);
+    } finally {
+      await running.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import type { JweHttpError } from './errors.js';
 import type { Opened } from './opened.js';
 import type { Refusal } from './refusal.js';
 
@@ -17,6 +18,19 @@ export interface JweAnswer {
   readonly body: string | undefined;
   /** Whether `body` is an envelope (`X-Encryption: JWE`). */
   readonly sealed: boolean;
+  /**
+   * Set when sealing failed and `body` is the generic 500 instead: the server's fault, which an
+   * adapter reports to `logger`/`onReject` as it reports refusals.
+   */
+  readonly failure?: SealFailure;
+}
+
+/** An answer that could not be sealed: the error (its `cause` says why) and what the client was told. */
+export interface SealFailure {
+  /** `ERR_JWE_ENCRYPT_FAILED`, status 500; its message and `cause` hold no key and no plaintext. */
+  readonly error: JweHttpError;
+  /** What logs and `onReject` get: status 500, the code, the loggable kid and the client's message. */
+  readonly report: Refusal;
 }
 
 /** The engine's answer to an error: its body, and the report that goes to logs and `onReject`. */
@@ -39,11 +53,12 @@ export interface PlainRefusal {
 
 export const JSON_UTF8 = 'application/json; charset=utf-8';
 
-/** The answer when sealing fails: never the plaintext. The one copy every adapter writes. */
-export const ENCRYPT_FAILED_BODY = JSON.stringify({
-  error: {
-    type: 'jwe.encrypt.failed',
-    code: 'ERR_JWE_ENCRYPT_FAILED',
-    message: 'The server could not encrypt its answer.',
-  },
-});
+/** What the client is told when sealing fails: never the plaintext. */
+export const ENCRYPT_FAILED = Object.freeze({
+  type: 'jwe.encrypt.failed',
+  code: 'ERR_JWE_ENCRYPT_FAILED',
+  message: 'The server could not encrypt its answer.',
+} as const);
+
+/** The answer's body when sealing fails. The one copy every adapter writes. */
+export const ENCRYPT_FAILED_BODY = JSON.stringify({ error: ENCRYPT_FAILED });

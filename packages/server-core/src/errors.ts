@@ -12,7 +12,7 @@ export type JweHttpErrorType =
   | 'jwe.header.invalid'
   | 'jwe.plaintext.invalid'
   | 'jwe.mount.order'
-  /** Only on the wire: the answer of a route whose own answer could not be sealed. */
+  /** The answer of a route whose own answer could not be sealed (see `SealFailure`). */
   | 'jwe.encrypt.failed'
   | 'entity.too.large'
   | 'charset.unsupported'
@@ -29,7 +29,7 @@ export type JweHttpErrorCode =
   | 'ERR_JWE_HEADER_INVALID'
   | 'ERR_JWE_PLAINTEXT_INVALID'
   | 'ERR_JWE_MOUNT_ORDER'
-  /** Only on the wire (a 500, never sealed, never the plaintext): the answer could not be sealed. */
+  /** The answer could not be sealed: a plain 500 went out instead, never the plaintext (see `SealFailure`). */
   | 'ERR_JWE_ENCRYPT_FAILED'
   | 'ERR_JSON_TOO_DEEP'
   | 'ERR_INTERNAL'
@@ -39,6 +39,12 @@ export type JweHttpErrorCode =
   | 'ERR_ENCODING_UNSUPPORTED'
   | 'ERR_REQUEST_ABORTED'
   | 'ERR_UPLOAD_INVALID';
+
+/**
+ * The state of errors other than `JweHttpError`s raised after authentication (a runtime's own
+ * error, say), kept beside them rather than on them, so that no logger prints the key.
+ */
+const openedByError = new WeakMap<object, Opened>();
 
 // A brand rather than `instanceof` alone: the package's two entry points are separate bundles.
 const BRAND = Symbol.for('@jwe-transport/server-core.JweHttpError');
@@ -98,9 +104,13 @@ export class JweHttpError extends JweTransportError {
     return error;
   }
 
-  /** The state an error raised after authentication carries (`undefined` for any other error). */
+  /**
+   * The state an error raised after authentication carries: a `JweHttpError` marked with
+   * `afterAuthentication`, or any other error object the engine marked (`undefined` otherwise).
+   */
   static openedOf(error: unknown): Opened | undefined {
-    return error instanceof JweHttpError ? error.#opened : undefined;
+    if (error instanceof JweHttpError) return error.#opened;
+    return typeof error === 'object' && error !== null ? openedByError.get(error) : undefined;
   }
 }
 
@@ -112,10 +122,12 @@ export function withKid<E>(error: E, kid: string | undefined): E {
 
 /**
  * Marks `error` as raised after the request authenticated, so its answer is sealed like any
- * other: a `JweHttpError` carries the state itself; anything else is returned as it is.
+ * other: a `JweHttpError` carries the state itself, any other error object has it kept beside it.
+ * Only a thrown primitive cannot be marked: its answer is the plain 500.
  */
 export function afterAuthentication<E>(error: E, opened: Opened): E {
   if (error instanceof JweHttpError) JweHttpError.afterAuthentication(error, opened);
+  else if (typeof error === 'object' && error !== null) openedByError.set(error, opened);
   return error;
 }
 
@@ -234,6 +246,22 @@ export function requestTimeout(idleMs: number): JweHttpError {
 
 export function uploadInvalid(message: string): JweHttpError {
   return new JweHttpError(400, 'upload.invalid', 'ERR_UPLOAD_INVALID', message);
+}
+
+/**
+ * An answer the server could not seal. The cause's message is the codec's or the runtime's (a
+ * key of the wrong size, an answer too large for one string): sizes and types, never key material.
+ */
+export function encryptFailed(status: number, body: string | Uint8Array, cause: unknown): JweHttpError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const size = typeof body === 'string' ? `${body.length} characters` : `${body.byteLength} bytes`;
+  return new JweHttpError(
+    500,
+    'jwe.encrypt.failed',
+    'ERR_JWE_ENCRYPT_FAILED',
+    `The route's ${status} answer (${size} of JSON) could not be encrypted, so the client got a plain 500 instead: ${reason}`,
+    { cause },
+  );
 }
 
 export function noResponseKey(): JweHttpError {

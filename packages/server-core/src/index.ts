@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 
-export type { JweAnswer, JweRefusalAnswer, PlainRefusal } from './decision.js';
+export type { JweAnswer, JweRefusalAnswer, PlainRefusal, SealFailure } from './decision.js';
 export type { ErrorBody } from './error-body.js';
 export { isJweHttpError, JweHttpError, type JweHttpErrorCode, type JweHttpErrorType } from './errors.js';
 export { JweServer } from './jwe-server.js';

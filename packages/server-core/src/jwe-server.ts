@@ -1,17 +1,20 @@
 import { backendName, type DecryptResult, decryptDetailed, encrypt, encryptSync } from '@jwe-transport/codec';
 import { byteSize, kidNotingResolver, traceOpen, traceSeal } from '@jwe-transport/codec/diagnostics';
 import {
+  ENCRYPT_FAILED,
   ENCRYPT_FAILED_BODY,
   JSON_UTF8,
   type JweAnswer,
   type JweRefusalAnswer,
   type PlainRefusal,
+  type SealFailure,
 } from './decision.js';
 import { carriesBody, isJsonType } from './encryption-header.js';
 import { envelopeJson } from './envelope-json.js';
 import { errorBody, statusOf } from './error-body.js';
 import {
   afterAuthentication,
+  encryptFailed,
   encryptionRequired,
   JweHttpError,
   noResponseKey,
@@ -21,7 +24,7 @@ import {
 import { keyForKid, type RecordingResolver, type ResponseKey, recordingResolver } from './keys.js';
 import type { Opened, OpenedEnvelope } from './opened.js';
 import { type JweServerOptions, type ResolvedOptions, resolveOptions } from './options.js';
-import { describeRefusal } from './refusal.js';
+import { describeRefusal, loggableKid } from './refusal.js';
 import { PLAIN_INFO } from './request-info.js';
 import { type ParsedPlaintext, parseJsonBody, parsePlaintext } from './strict-json.js';
 
@@ -172,7 +175,8 @@ export class JweServer {
   /**
    * The decision for an answer the application wrote: a JSON body to a request that holds a key
    * is sealed (`X-Encryption: JWE`, a new length, no ETag); anything else is left as it is. If
-   * sealing fails the answer is a generic 500, never the plaintext. Synchronous where sealing is.
+   * sealing fails the answer is a generic 500, never the plaintext, and its `failure` is for the
+   * adapter to report. Synchronous where sealing is.
    */
   answer(
     opened: Opened | undefined,
@@ -188,14 +192,14 @@ export class JweServer {
     let envelope: string | Promise<string>;
     try {
       envelope = this.sealEnvelope(body, key);
-    } catch {
-      return failedAnswer(vary);
+    } catch (error) {
+      return failedAnswer(vary, sealFailure(status, body, key, error));
     }
     return typeof envelope === 'string'
       ? sealedAnswer(status, vary, envelope)
       : envelope.then(
           (sealed) => sealedAnswer(status, vary, sealed),
-          () => failedAnswer(vary),
+          (error: unknown) => failedAnswer(vary, sealFailure(status, body, key, error)),
         );
   }
 
@@ -219,7 +223,10 @@ export class JweServer {
     };
   }
 
-  /** `refusal`, sealed when the request authenticated: the whole decision for an error. */
+  /**
+   * `refusal`, sealed when the request authenticated: the whole decision for an error. Its
+   * `report` is the refusal's; a `failure` says its sealing failed too (both are the operator's).
+   */
   refuse(error: unknown, opened?: Opened): JweRefusalAnswer | Promise<JweRefusalAnswer> {
     const plain = this.refusal(error, opened);
     const decided = this.answer(plain.opened, plain.status, JSON_UTF8, plain.body);
@@ -231,6 +238,7 @@ export class JweServer {
       body: answer.body ?? plain.body,
       sealed: answer.sealed,
       report: plain.report,
+      ...(answer.failure && { failure: answer.failure }),
     });
     return decided instanceof Promise ? decided.then(merge) : merge(decided);
   }
@@ -267,13 +275,23 @@ const sealedAnswer = (status: number, vary: boolean, envelope: string): JweAnswe
   body: envelope,
   sealed: true,
 });
-const failedAnswer = (vary: boolean): JweAnswer => ({
+const failedAnswer = (vary: boolean, failure: SealFailure): JweAnswer => ({
   status: 500,
   headers: PLAIN_JSON_HEADERS,
   remove: UNSEALED_HEADERS,
   vary,
   body: ENCRYPT_FAILED_BODY,
   sealed: false,
+  failure,
+});
+const sealFailure = (
+  status: number,
+  body: string | Uint8Array,
+  key: ResponseKey,
+  cause: unknown,
+): SealFailure => ({
+  error: encryptFailed(status, body, cause),
+  report: { status: 500, ...ENCRYPT_FAILED, kid: loggableKid(key.kid) },
 });
 
 const PLAIN_INFO_ONLY: Opened = Object.freeze({ info: PLAIN_INFO, responseKey: undefined });

@@ -142,3 +142,16 @@ export function reportRefusal(
     // As above.
   }
 }
+
+/**
+ * Reports an answer that could not be sealed (a `JweAnswer`'s `failure`) as a 500 refusal; any
+ * other answer needs nothing.
+ */
+export function reportSealFailure(
+  answer: { readonly failure?: { readonly error: unknown; readonly report: Refusal } },
+  reporting: RefusalReporting,
+  request?: RefusedRequest,
+): void {
+  const failure = answer.failure;
+  if (failure) reportRefusal(failure.error, reporting, failure.report, request);
+}

@@ -5,6 +5,7 @@ import type { JweServer } from './jwe-server.js';
 import { type OpenedBody, openBody } from './open-body.js';
 import type { Opened } from './opened.js';
 import { markReadToEnd } from './read-body.js';
+import { type RefusalReporting, reportingOf, reportSealFailure } from './refusal.js';
 import type { JweRequestInfo } from './request-info.js';
 
 /** An opened Web request: the request a handler should read, and the state its answer needs. */
@@ -89,25 +90,50 @@ export function writeAnswer(answer: JweAnswer, response?: Response): Response {
   return new Response(answer.body ?? null, { status: answer.status, statusText, headers });
 }
 
-/**
- * Seals a JSON answer under the request's key and kid (`X-Encryption: JWE`). Other answers
- * (files, text, no body) leave as they are. If sealing fails the answer is a generic 500, never
- * the plaintext.
- */
-export async function sealResponse(server: JweServer, response: Response, opened: Opened): Promise<Response> {
+/** The engine's decision for a handler's `Response`; its body is read only when it is to be sealed. */
+export async function decideResponse(
+  server: JweServer,
+  response: Response,
+  opened: Opened,
+): Promise<JweAnswer> {
   const contentType = response.headers.get('content-type');
   const seals = opened.responseKey !== undefined && response.body !== null && isJsonType(contentType);
   const body = seals ? new Uint8Array(await response.arrayBuffer()) : undefined;
-  return writeAnswer(await server.answer(opened, response.status, contentType, body), response);
+  return server.answer(opened, response.status, contentType, body);
+}
+
+/**
+ * Seals a JSON answer under the request's key and kid (`X-Encryption: JWE`). Other answers
+ * (files, text, no body) leave as they are. If sealing fails the answer is a generic 500, never
+ * the plaintext, and the failure (`ERR_JWE_ENCRYPT_FAILED`) goes to `reporting`: by default one
+ * line on stderr with its stack.
+ */
+export async function sealResponse(
+  server: JweServer,
+  response: Response,
+  opened: Opened,
+  reporting: RefusalReporting = {},
+): Promise<Response> {
+  const answer = await decideResponse(server, response, opened);
+  if (answer.failure) reportSealFailure(answer, reportingOf(reporting));
+  return writeAnswer(answer, response);
 }
 
 /**
  * The JSON answer for an error: `{"error": {"type", "code", "message"}}` with its status, sealed
  * when the request authenticated. A refused body closes the connection, so an unread upload is
- * not drained from the client.
+ * not drained from the client. The refusal is yours to report; if its sealing fails, that failure
+ * goes to `reporting` as in `sealResponse`.
  */
-export async function errorResponse(server: JweServer, error: unknown, opened?: Opened): Promise<Response> {
-  return writeAnswer(await server.refuse(error, opened));
+export async function errorResponse(
+  server: JweServer,
+  error: unknown,
+  opened?: Opened,
+  reporting: RefusalReporting = {},
+): Promise<Response> {
+  const answer = await server.refuse(error, opened);
+  if (answer.failure) reportSealFailure(answer, reportingOf(reporting));
+  return writeAnswer(answer);
 }
 
 /**

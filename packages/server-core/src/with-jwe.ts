@@ -1,42 +1,60 @@
+import type { JweAnswer } from './decision.js';
 import { JweServer } from './jwe-server.js';
 import type { Opened } from './opened.js';
 import type { JweServerOptions } from './options.js';
 import { bodyReadToEnd } from './read-body.js';
-import { type RefusalReporting, reportingOf, reportRefusal } from './refusal.js';
-import { openRequest, sealResponse, writeAnswer } from './web.js';
+import { type Refusal, type RefusalReporting, reportingOf, reportRefusal } from './refusal.js';
+import { decideResponse, openRequest, writeAnswer } from './web.js';
 
 export interface WithJweOptions extends JweServerOptions, RefusalReporting {
   /** Called with every error that becomes a 5xx answer, with the request, after it is logged. */
   onError?: (error: unknown, request: Request) => void;
 }
 
-/** What `withJwe` does with each error: decide its answer with the engine, report it, answer it. */
-export type Refuser = (
-  server: JweServer,
-  error: unknown,
-  request: Request,
-  opened?: Opened,
-) => Promise<Response>;
+/** How `withJwe` and `withJweUpload` answer: each decision reported and written as a `Response`. */
+export interface Responder {
+  /** The handler's `response`, sealed as the engine decides. */
+  answer(server: JweServer, response: Response, request: Request, opened: Opened): Promise<Response>;
+  /** The engine's answer to `error`. */
+  refuse(server: JweServer, error: unknown, request: Request, opened?: Opened): Promise<Response>;
+}
 
-/** The refusals of `withJwe` and `withJweUpload`: reported through `logger`/`onReject`, 5xx through `onError`. */
-export function refuser(options: WithJweOptions | JweServer): Refuser {
+/**
+ * The answers of `withJwe` and `withJweUpload`: every refusal, and every answer that could not be
+ * sealed, reported through `logger`/`onReject` and, as a 5xx, through `onError`.
+ */
+export function responder(options: WithJweOptions | JweServer): Responder {
   const own: Partial<WithJweOptions> = options instanceof JweServer ? {} : options;
   const reporting = reportingOf(own);
   const onError = own.onError;
-  return async (server, error, request, opened) => {
-    const decision = await server.refuse(error, opened);
-    const answer = writeAnswer(decision);
-    // As the Node adapters do: an unread (or half-read) body must not be parsed as the next request.
-    if (request.body !== null && !bodyReadToEnd(request)) answer.headers.set('connection', 'close');
-    reportRefusal(error, reporting, decision.report, requestOf(request));
-    if (answer.status >= 500 && onError) {
+  const report = (error: unknown, refusal: Refusal, request: Request) => {
+    reportRefusal(error, reporting, refusal, requestOf(request));
+    if (refusal.status >= 500 && onError) {
       try {
         onError(error, request);
       } catch {
         // A failing logger must not cost the client its answer.
       }
     }
-    return answer;
+  };
+  const reportFailure = (answer: JweAnswer, request: Request) => {
+    if (answer.failure) report(answer.failure.error, answer.failure.report, request);
+  };
+  return {
+    async answer(server, response, request, opened) {
+      const decision = await decideResponse(server, response, opened);
+      reportFailure(decision, request);
+      return writeAnswer(decision, response);
+    },
+    async refuse(server, error, request, opened) {
+      const decision = await server.refuse(error, opened);
+      const answer = writeAnswer(decision);
+      // As the Node adapters do: an unread (or half-read) body must not be parsed as the next request.
+      if (request.body !== null && !bodyReadToEnd(request)) answer.headers.set('connection', 'close');
+      report(error, decision.report, request);
+      reportFailure(decision, request);
+      return answer;
+    },
   };
 }
 
@@ -62,7 +80,7 @@ export function withJwe<Rest extends unknown[]>(
   options: WithJweOptions | JweServer,
 ): (request: Request, ...rest: Rest) => Promise<Response> {
   const server = options instanceof JweServer ? options : new JweServer(options);
-  const refuse = refuser(options);
+  const { answer, refuse } = responder(options);
   return async (request, ...rest) => {
     let exchange: Awaited<ReturnType<typeof openRequest>>;
     try {
@@ -76,6 +94,6 @@ export function withJwe<Rest extends unknown[]>(
     } catch (error) {
       return refuse(server, error, request, exchange);
     }
-    return sealResponse(server, response, exchange);
+    return answer(server, response, request, exchange);
   };
 }

@@ -1,13 +1,19 @@
 import { encryptJson } from '@jwe-transport/codec';
 import {
   captureLogger as capture,
+  expectSealFailureLogged,
+  expectUnsealedAnswer,
   LOGGING_KEY as KEY,
+  SEAL_FAILURE_PLAINTEXT,
+  UNSEALABLE,
   WRONG_KEY as WRONG,
   wrongKeyRequest,
 } from '@jwe-transport/test-support/server-conformance/logger';
 import { serveFetch } from '@jwe-transport/test-support/server-conformance/serve-fetch';
 import { describe, expect, it } from 'vitest';
-import { type Refusal, withJwe } from '../src/index.js';
+import { type Refusal, sealResponse, withJwe } from '../src/index.js';
+import { JweServer } from '../src/jwe-server.js';
+import { openRequest } from '../src/web.js';
 
 describe('withJwe refusal reporting', () => {
   it('logs a wrong-key request at info with code, status and kid, and calls onReject; never the key', async () => {
@@ -79,5 +85,77 @@ describe('withJwe refusal reporting', () => {
     } finally {
       await running.close();
     }
+  });
+
+  it('reports an answer it could not seal: error line with the cause, onReject and onError; the client gets the plain 500', async () => {
+    const { lines, logger } = capture();
+    const rejected: Refusal[] = [];
+    const errors: unknown[] = [];
+    const handler = withJwe(() => Response.json(SEAL_FAILURE_PLAINTEXT), {
+      ...UNSEALABLE,
+      logger,
+      onReject: (_error, refusal) => rejected.push(refusal),
+      onError: (error) => errors.push(error),
+    });
+    const running = await serveFetch(handler);
+    try {
+      await expectUnsealedAnswer(await fetch(`${running.url}/answer`));
+      const err = expectSealFailureLogged(lines);
+      expect(rejected).toEqual([
+        {
+          status: 500,
+          code: 'ERR_JWE_ENCRYPT_FAILED',
+          type: 'jwe.encrypt.failed',
+          kid: 'answers',
+          message: 'The server could not encrypt its answer.',
+        },
+      ]);
+      expect(errors).toEqual([err]);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('reports a refusal whose answer could not be sealed twice: the refusal, then the failure', async () => {
+    const { lines, logger } = capture();
+    const handler = withJwe(
+      () => {
+        throw new Error('route broke');
+      },
+      { ...UNSEALABLE, logger },
+    );
+    const running = await serveFetch(handler);
+    try {
+      await expectUnsealedAnswer(await fetch(`${running.url}/answer`));
+      expect(lines.map((line) => [line.level, line.details.code])).toEqual([
+        ['error', 'ERR_INTERNAL'],
+        ['error', 'ERR_JWE_ENCRYPT_FAILED'],
+      ]);
+      expect((lines[1]!.details.err as Error).message).toMatch(
+        /^The route's 500 answer \(\d+ (characters|bytes) of JSON\) could not be encrypted/,
+      );
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('sealResponse reports a failure to seal to the reporting it is given; logger: false silences it', async () => {
+    const server = new JweServer(UNSEALABLE);
+    const request = new Request('http://127.0.0.1/answer');
+    const opened = await openRequest(server, request);
+    const { lines, logger } = capture();
+    const rejected: Refusal[] = [];
+    const answer = await sealResponse(server, Response.json(SEAL_FAILURE_PLAINTEXT), opened, {
+      logger,
+      onReject: (_error, refusal) => rejected.push(refusal),
+    });
+    await expectUnsealedAnswer(answer);
+    expect(lines.map((line) => line.details.code)).toEqual(['ERR_JWE_ENCRYPT_FAILED']);
+    expect(rejected.map((refusal) => refusal.code)).toEqual(['ERR_JWE_ENCRYPT_FAILED']);
+    const silent = await sealResponse(server, Response.json(SEAL_FAILURE_PLAINTEXT), opened, {
+      logger: false,
+    });
+    await expectUnsealedAnswer(silent);
+    expect(lines).toHaveLength(1);
   });
 });

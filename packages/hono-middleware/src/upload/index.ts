@@ -3,17 +3,13 @@
  * writes files with `node:fs`).
  * @packageDocumentation
  */
-import {
-  JweServer,
-  type JweServerOptions,
-  type RefusalReporting,
-  sealResponse,
-} from '@jwe-transport/server-core';
+import { JweServer, type JweServerOptions, type RefusalReporting } from '@jwe-transport/server-core';
 import { reportingOf } from '@jwe-transport/server-core/adapter';
 import { receiveUploadFrom, resolveUpload } from '@jwe-transport/server-core/adapter/node';
 import { DEFAULT_UPLOAD_LIMIT, type JweFile, type UploadOptions } from '@jwe-transport/server-core/node';
 import type { MiddlewareHandler } from 'hono';
 import { refuse } from '../refuse.js';
+import { sealAnswer } from '../seal-answer.js';
 import { markReadsBody } from '../skip.js';
 
 // Re-exported on purpose (the README says so): the types an upload route's code names.
@@ -65,6 +61,6 @@ export function jweUpload(options: JweUploadOptions): MiddlewareHandler {
     await next();
     const response = c.res;
     c.res = undefined as unknown as Response;
-    c.res = await sealResponse(server, response, received);
+    c.res = await sealAnswer(server, reporting, c, response, received);
   });
 }

@@ -12,5 +12,5 @@ export { parseLimit } from '../limit.js';
 export { hasBody, type NodeHeaders, type NodeRequest, nodeBodyRequest } from '../node-request.js';
 export { type BodyRequest, type OpenedBody, openBody } from '../open-body.js';
 export { type BodySource, type ReadBodyOptions, readBody } from '../read-body.js';
-export { type RefusedRequest, reportingOf, reportRefusal } from '../refusal.js';
-export { openRequestBody } from '../web.js';
+export { type RefusedRequest, reportingOf, reportRefusal, reportSealFailure } from '../refusal.js';
+export { decideResponse, openRequestBody } from '../web.js';

@@ -1,6 +1,5 @@
 import { JweServer } from '../jwe-server.js';
-import { sealResponse } from '../web.js';
-import { refuser, type WithJweOptions } from '../with-jwe.js';
+import { responder, type WithJweOptions } from '../with-jwe.js';
 import type { JweFile } from './jwe-file.js';
 import { DEFAULT_UPLOAD_LIMIT } from './receive-file.js';
 import { receiveUpload, type UploadOptions } from './receive-upload.js';
@@ -24,7 +23,7 @@ export function withJweUpload<Rest extends unknown[]>(
     ...(maxSpill === undefined ? {} : { maxSpill }),
     ...(fieldName === undefined ? {} : { fieldName }),
   };
-  const refuse = refuser({
+  const { answer, refuse } = responder({
     keys: serverOptions.keys,
     ...(onError === undefined ? {} : { onError }),
     ...(logger === undefined ? {} : { logger }),
@@ -38,7 +37,7 @@ export function withJweUpload<Rest extends unknown[]>(
       return refuse(server, error, request);
     }
     try {
-      return await sealResponse(server, await handler(request, received.file, ...rest), received);
+      return await answer(server, await handler(request, received.file, ...rest), request, received);
     } catch (error) {
       return refuse(server, error, request, received);
     }
